@@ -1,0 +1,203 @@
+"""The one function the web page calls: ``handle(request_json) -> response_json``.
+
+Requests and responses are JSON strings (PyProxies leak and cannot be posted between threads).
+The engine keeps no state between calls: the page holds the game state and the game record.
+
+Ops (every field is validated; every bad request gets a coded error, never ``internal``):
+
+``games``        {} -> {games: [catalogue...], engine_version}
+``new_game``     {game, seed, options?, players?, seat?} -> snapshot
+``apply``        {game, state, seat, move, view_seat?} -> snapshot
+``view``         {game, state, seat} -> snapshot (with the seat's view and legal moves)
+``legal_moves``  {game, state, seat} -> {moves}
+``bot_move``     {game, state, seat, level, bot_seed?, view_seat?} -> snapshot + {move}
+``hint``         {game, state, seat} -> {move, ...}
+``replay``       {record, view_seat?} -> snapshot (rebuilds a saved game from its moves)
+
+A snapshot is {state, to_move, outcome, view?, legal_moves?}: ``view`` and ``legal_moves`` are
+those of ``view_seat`` (``seat`` for ``view``), and legal moves are listed only on its turn.
+Answers are {ok: true, result} or {ok: false, error: {code, message, reason?, ...}}.
+"""
+
+from __future__ import annotations
+
+import json
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from . import GAMES, __version__, get_game
+from .bots import choose_move
+from .errors import BadRequestError, BadStateError, EngineError, describe
+
+MAX_REQUEST_CHARS = 2_000_000
+Progress = Callable[[int, int], None]
+
+
+def handle(request_json: str, progress: Progress | None = None) -> str:
+    """Answer one request; never raises."""
+    request_id: Any = None
+    try:
+        request = _parse(request_json)
+        request_id = request.get("id")
+        result = _dispatch(request, progress)
+        answer: dict[str, Any] = {"ok": True, "result": result}
+    except EngineError as error:
+        answer = {"ok": False, "error": error.to_json()}
+    except RecursionError:
+        answer = {"ok": False, "error": {"code": "bad_request", "message": "request too deep"}}
+    except Exception as error:  # a bug: report it, keep the worker alive
+        answer = {
+            "ok": False,
+            "error": {
+                "code": "internal",
+                "message": f"{type(error).__name__}: {error}",
+                "trace": traceback.format_exc(limit=8),
+            },
+        }
+    if request_id is not None:
+        answer["id"] = request_id
+    return json.dumps(answer, separators=(",", ":"))
+
+
+def _parse(request_json: Any) -> dict[str, Any]:
+    if not isinstance(request_json, str):
+        raise BadRequestError(f"a request is a JSON string; got {type(request_json).__name__}")
+    if len(request_json) > MAX_REQUEST_CHARS:
+        raise BadRequestError(f"request too large ({len(request_json)} characters)")
+    try:
+        request = json.loads(request_json)
+    except ValueError as error:
+        raise BadRequestError(f"request is not JSON: {error}") from None
+    if not isinstance(request, dict):
+        raise BadRequestError(f"a request is a JSON object; got {describe(request)}")
+    return request
+
+
+def _field(request: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+    if name not in request or request[name] is None:
+        if default is ...:
+            raise BadRequestError(f"missing field {name!r}", field=name)
+        return default
+    value = request[name]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        raise BadRequestError(
+            f"field {name!r} must be {' or '.join(k.__name__ for k in kinds)}; "
+            f"got {describe(value)}",
+            field=name,
+        )
+    return value
+
+
+def _seat(request: dict[str, Any], game: Any, state: Any, name: str = "seat", default: Any = ...) -> Any:
+    seat = _field(request, name, int, default)
+    if seat is None:
+        return None
+    players = game.players(state)
+    if not 0 <= seat < players:
+        raise BadRequestError(f"{name} must be 0..{players - 1}; got {seat}", field=name)
+    return seat
+
+
+def snapshot(game: Any, state: Any, view_seat: int | None) -> dict[str, Any]:
+    outcome = game.outcome(state)
+    to_move = game.to_move(state)
+    out: dict[str, Any] = {
+        "state": game.to_json(state),
+        "to_move": to_move,
+        "outcome": outcome.to_json() if outcome is not None else None,
+    }
+    if view_seat is not None:
+        out["view"] = game.view(state, view_seat)
+        out["legal_moves"] = (
+            [game.move_to_json(m) for m in game.legal_moves(state, view_seat)]
+            if to_move == view_seat
+            else []
+        )
+    return out
+
+
+def _game_and_state(request: dict[str, Any]) -> tuple[Any, Any]:
+    game = get_game(_field(request, "game", str))
+    state = game.from_json(_field(request, "state", dict))
+    return game, state
+
+
+def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
+    op = _field(request, "op", str)
+    if op == "games":
+        return {
+            "engine_version": __version__,
+            "games": [GAMES[name].catalogue() for name in sorted(GAMES)],
+        }
+    if op == "new_game":
+        game = get_game(_field(request, "game", str))
+        seed = _field(request, "seed", str)
+        options = _field(request, "options", dict, None)
+        players = _field(request, "players", int, None)
+        state = game.new_game(seed, options, players)
+        return snapshot(game, state, _seat(request, game, state, "view_seat", None))
+    if op == "apply":
+        game, state = _game_and_state(request)
+        seat = _seat(request, game, state)
+        if "move" not in request:
+            raise BadRequestError("missing field 'move'", field="move")
+        move = game.parse_move(request["move"])
+        state = game.apply(state, seat, move)
+        return snapshot(game, state, _seat(request, game, state, "view_seat", None))
+    if op == "view":
+        game, state = _game_and_state(request)
+        return snapshot(game, state, _seat(request, game, state, "seat", None))
+    if op == "legal_moves":
+        game, state = _game_and_state(request)
+        seat = _seat(request, game, state)
+        return {"moves": [game.move_to_json(m) for m in game.legal_moves(state, seat)]}
+    if op == "bot_move":
+        game, state = _game_and_state(request)
+        seat = _seat(request, game, state)
+        level = _field(request, "level", str)
+        bot_seed = _field(request, "bot_seed", (int, str), 0)
+        game.check_turn(state, seat)
+        move = choose_move(game, state, seat, level, bot_seed)
+        state = game.apply(state, seat, move)
+        out = snapshot(game, state, _seat(request, game, state, "view_seat", None))
+        out["move"] = game.move_to_json(move)
+        return out
+    if op == "hint":
+        game, state = _game_and_state(request)
+        seat = _seat(request, game, state)
+        game.check_turn(state, seat)
+        return game.hint(state, seat)
+    if op == "replay":
+        record = _field(request, "record", dict)
+        game, state = replay(record)
+        return snapshot(game, state, _seat(request, game, state, "view_seat", None))
+    raise BadRequestError(f"unknown op {describe(op)}", field="op")
+
+
+def replay(record: Any) -> tuple[Any, Any]:
+    """Rebuild the state of a game record {game, seed, options, players, moves: [{seat, move}]}.
+
+    Any fault (a field missing, a move that no longer applies) is ``bad_state`` naming the path,
+    so the page can keep the record aside and report it.
+    """
+    if not isinstance(record, dict):
+        raise BadStateError("a game record is an object", path="$")
+    game = get_game(record.get("game"))
+    moves = record.get("moves", [])
+    if not isinstance(moves, list):
+        raise BadStateError("moves must be a list", path="$.moves")
+    try:
+        state = game.new_game(record.get("seed"), record.get("options"), record.get("players"))
+    except EngineError as error:
+        raise BadStateError(f"cannot start the recorded game: {error.message}", path="$") from None
+    for index, entry in enumerate(moves):
+        path = f"$.moves[{index}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("seat"), int):
+            raise BadStateError("a recorded move is {seat, move}", path=path)
+        try:
+            state = game.apply(state, entry["seat"], game.parse_move(entry.get("move")))
+        except EngineError as error:
+            raise BadStateError(f"recorded move does not apply: {error.message}", path=path) from None
+    return game, state

@@ -149,6 +149,9 @@ class Game(Generic[S, M]):
     options_spec: tuple[OptionSpec, ...] = ()
     bot_levels: tuple[str, ...] = ("random",)
     cards_total: int = 0
+    # view keys that describe earlier deals (a score sheet, the first-dealer draw): their card
+    # codes name cards of another shuffle, so the conformance test's leak check skips them
+    past_view_keys: tuple[str, ...] = ()
 
     # -- options and setup -------------------------------------------------------------------
 
@@ -267,6 +270,10 @@ class Game(Generic[S, M]):
 
         move = choose_move(self, state, seat, self.bot_levels[-1], seed="hint")
         return {"move": self.move_to_json(move)}
+
+    def hidden_cards(self, state: S, seat: int | None) -> Sequence[str]:
+        """The cards ``seat`` may not see (other hands, the stock); for the conformance tests."""
+        raise NotImplementedError
 
     def seat_cards(self, state: S) -> Sequence[str]:
         """Every card of the game in this state, for conservation tests (a multiset)."""

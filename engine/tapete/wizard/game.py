@@ -135,6 +135,7 @@ class Wizard(Game[WizardState, Move]):
     options_spec = OPTIONS
     bot_levels = ("random", "heuristic")
     cards_total = len(DECK)
+    past_view_keys = ("history", "first_dealer_draws", "last_trick")  # may be last round's
 
     def __init__(self) -> None:
         from .bots import heuristic_bot
@@ -409,6 +410,10 @@ class Wizard(Game[WizardState, Move]):
             "first_dealer_draws": [plays(draw) for draw in state.first_dealer_draws],
             "options": state.option,
         }
+
+    def hidden_cards(self, state: WizardState, seat: int | None) -> list[str]:
+        others = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
+        return others + list(state.stock)
 
     def seat_cards(self, state: WizardState) -> list[str]:
         cards = [c for hand in state.hands for c in hand] + list(state.stock)

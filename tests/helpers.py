@@ -1,0 +1,30 @@
+"""Helpers shared by the engine tests (`from helpers import ...`; tests/ is on sys.path)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tapete import GAMES
+from tapete.bots import choose_move
+
+
+def roundtrip(game: Any, state: Any) -> Any:
+    """State -> JSON text -> state, as the page stores and sends it."""
+    return game.from_json(json.loads(json.dumps(game.to_json(state))))
+
+
+def playout(game: Any, state: Any, level: str = "random", seed: object = 0, limit: int = 20_000):
+    """Yield (state, seat, move) until the game ends, moves chosen by the bot of ``level``."""
+    steps = 0
+    while (seat := game.to_move(state)) is not None:
+        move = choose_move(game, state, seat, level, (seed, steps))
+        yield state, seat, move
+        state = game.apply(state, seat, move)
+        steps += 1
+        assert steps < limit, "the game does not end"
+    yield state, None, None
+
+
+def all_games() -> list[str]:
+    return sorted(GAMES)

@@ -1,0 +1,150 @@
+"""build.py: dist/ layout, build.json, the service worker's precache list, reproducibility, and
+the MIME types of its server (docs/CONTRACTS.md). Builds from a small web/ made here, so these
+checks do not depend on the state of the real web/."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import sys
+import urllib.request
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tapete import GAMES, __version__
+from test_pyodide import load_build
+
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "emscripten", reason="builds with subprocesses"),
+    pytest.mark.skipif(shutil.which("npm") is None, reason="npm not found: Pyodide comes from npm"),
+]
+
+SW = 'const BUILD = "__TAPETE_BUILD__";\nself.addEventListener("install", () => {});\n'
+
+
+@pytest.fixture(scope="module")
+def tool() -> ModuleType:
+    return load_build()
+
+
+def make_web(folder: Path, sw: str = SW) -> Path:
+    (folder / "render").mkdir(parents=True)
+    (folder / "index.html").write_text("<!doctype html><title>t</title>\n", encoding="utf-8")
+    (folder / "app.js").write_text("export const x = 1;\n", encoding="utf-8")
+    (folder / "render" / "wizard.js").write_text("export {};\n", encoding="utf-8")
+    (folder / "manifest.webmanifest").write_text("{}\n", encoding="utf-8")
+    (folder / ".hidden").write_text("not shipped\n", encoding="utf-8")
+    (folder / "sw.js").write_text(sw, encoding="utf-8")
+    return folder
+
+
+def digests(folder: Path) -> dict[str, str]:
+    return {
+        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def precache(dist: Path) -> dict[str, Any]:
+    text = (dist / "sw.js").read_text(encoding="utf-8")
+    match = re.search(r"const BUILD = (\{.*\});", text)
+    assert match, text
+    payload: dict[str, Any] = json.loads(match.group(1))
+    return payload
+
+
+@pytest.fixture(scope="module")
+def built(
+    tool: ModuleType, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, dict[str, Any]]:
+    base = tmp_path_factory.mktemp("build")
+    web = make_web(base / "web")
+    info: dict[str, Any] = tool.build(base / "dist", web)
+    return base / "dist", info
+
+
+def test_dist_layout(built: tuple[Path, dict[str, Any]], tool: ModuleType) -> None:
+    dist, info = built
+    files = set(digests(dist))
+    runtime = {f"pyodide/{name}" for name in tool.PYODIDE_RUNTIME}
+    wheel = f"engine/tapete-{__version__}-py3-none-any.whl"
+    web = {"index.html", "app.js", "render/wizard.js", "manifest.webmanifest", "sw.js"}
+    assert files == runtime | web | {wheel, "build.json"}
+    assert info["wheel"] == wheel
+
+
+def test_build_json(built: tuple[Path, dict[str, Any]], tool: ModuleType) -> None:
+    dist, info = built
+    on_disk = json.loads((dist / "build.json").read_text(encoding="utf-8"))
+    assert on_disk == info
+    assert list(info) == ["engine_version", "pyodide_version", "wheel", "build", "games"]
+    assert info["engine_version"] == __version__
+    assert info["pyodide_version"] == tool.PYODIDE_VERSION
+    assert info["games"] == [GAMES[name].catalogue() for name in sorted(GAMES)]
+    assert re.fullmatch(r"[0-9a-f]{12}", info["build"])
+
+
+def test_service_worker_precaches_every_file(built: tuple[Path, dict[str, Any]]) -> None:
+    dist, info = built
+    payload = precache(dist)
+    assert payload["version"] == info["build"]
+    assert payload["files"][0] == "./"
+    assert sorted(payload["files"][1:]) == sorted(digests(dist))
+    assert "__TAPETE_BUILD__" not in (dist / "sw.js").read_text(encoding="utf-8")
+
+
+def test_same_inputs_same_bytes_and_any_change_changes_the_version(
+    built: tuple[Path, dict[str, Any]], tool: ModuleType, tmp_path: Path
+) -> None:
+    dist, info = built
+    web = make_web(tmp_path / "web")
+    again = tool.build(tmp_path / "dist", web)
+    assert digests(tmp_path / "dist") == digests(dist)
+    (web / "render" / "wizard.js").write_text("export {}; // changed\n", encoding="utf-8")
+    changed = tool.build(tmp_path / "dist", web)
+    assert again["build"] == info["build"] != changed["build"]
+
+
+@pytest.mark.parametrize("sw", ["self.skipWaiting();\n", SW + SW], ids=["absent", "twice"])
+def test_placeholder_must_appear_once(tool: ModuleType, tmp_path: Path, sw: str) -> None:
+    web = make_web(tmp_path / "web", sw)
+    with pytest.raises(tool.BuildError, match="exactly once"):
+        tool.build(tmp_path / "dist", web)
+
+
+def test_missing_service_worker_is_a_clear_error(tool: ModuleType, tmp_path: Path) -> None:
+    web = make_web(tmp_path / "web")
+    (web / "sw.js").unlink()
+    with pytest.raises(tool.BuildError, match="sw.js is missing"):
+        tool.build(tmp_path / "dist", web)
+
+
+def test_server_mime_types(built: tuple[Path, dict[str, Any]], tool: ModuleType) -> None:
+    dist, info = built
+    server, url = tool.serve_in_thread(dist, port=0)
+    try:
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url)
+        expected = {
+            "": "text/html",
+            "pyodide/pyodide.asm.wasm": "application/wasm",
+            "pyodide/pyodide.mjs": "text/javascript",
+            "app.js": "text/javascript",
+            "manifest.webmanifest": "application/manifest+json",
+            "build.json": "application/json",
+            "pyodide/python_stdlib.zip": "application/zip",
+            info["wheel"]: "application/octet-stream",
+        }
+        for path, mime in expected.items():
+            with urllib.request.urlopen(url + path, timeout=10) as response:
+                assert response.headers.get_content_type() == mime, path
+                body = response.read()
+            assert body == (dist / (path or "index.html")).read_bytes()
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -12,8 +12,16 @@ from hypothesis import strategies as st
 from tapete import GAMES, __version__
 from tapete.api import handle
 
-CODES = {"invalid_move", "illegal_move", "not_your_turn", "game_over", "bad_state",
-         "bad_option", "unknown_game", "bad_request"}
+CODES = {
+    "invalid_move",
+    "illegal_move",
+    "not_your_turn",
+    "game_over",
+    "bad_state",
+    "bad_option",
+    "unknown_game",
+    "bad_request",
+}
 
 
 def call(**request: Any) -> dict[str, Any]:
@@ -51,14 +59,32 @@ def test_new_game_apply_view_and_bot_move() -> None:
     seat = snap["to_move"]
     view = ok(op="view", game="wizard", state=snap["state"], seat=seat)
     assert view["legal_moves"]
-    after = ok(op="apply", game="wizard", state=snap["state"], seat=seat,
-               move=view["legal_moves"][0], view_seat=seat)
+    after = ok(
+        op="apply",
+        game="wizard",
+        state=snap["state"],
+        seat=seat,
+        move=view["legal_moves"][0],
+        view_seat=seat,
+    )
     assert after["to_move"] != seat or after["state"] != snap["state"]
-    bot = ok(op="bot_move", game="wizard", state=after["state"], seat=after["to_move"],
-             level="heuristic", bot_seed=3)
+    bot = ok(
+        op="bot_move",
+        game="wizard",
+        state=after["state"],
+        seat=after["to_move"],
+        level="heuristic",
+        bot_seed=3,
+    )
     assert bot["move"].split()[0] in ("bid", "play", "trump")
-    again = ok(op="bot_move", game="wizard", state=after["state"], seat=after["to_move"],
-               level="heuristic", bot_seed=3)
+    again = ok(
+        op="bot_move",
+        game="wizard",
+        state=after["state"],
+        seat=after["to_move"],
+        level="heuristic",
+        bot_seed=3,
+    )
     assert again == bot
     moves = ok(op="legal_moves", game="wizard", state=after["state"], seat=after["to_move"])
     assert moves["moves"]
@@ -79,9 +105,13 @@ def test_replay_rebuilds_a_record() -> None:
     broken = dict(record, moves=record["moves"][:3] + [{"seat": 0, "move": "play R99"}])
     assert error(op="replay", record=broken)["code"] == "bad_state"
     assert error(op="replay", record=broken)["path"] == "$.moves[3]"
-    for bad in ({}, {"game": "chess"}, {"game": "wizard", "seed": "!!"},
-                {"game": "wizard", "seed": "A", "moves": "x"},
-                {"game": "wizard", "seed": "A", "players": 3, "moves": [5]}):
+    for bad in (
+        {},
+        {"game": "chess"},
+        {"game": "wizard", "seed": "!!"},
+        {"game": "wizard", "seed": "A", "moves": "x"},
+        {"game": "wizard", "seed": "A", "players": 3, "moves": [5]},
+    ):
         assert error(op="replay", record=bad)["code"] in ("bad_state", "unknown_game")
 
 
@@ -121,9 +151,18 @@ def test_request_id_is_echoed() -> None:
         ({"op": "new_game", "game": "wizard", "seed": "A", "players": True}, "bad_request"),
         ({"op": "new_game", "game": "wizard", "seed": "A", "options": {"x": 1}}, "bad_option"),
         ({"op": "new_game", "game": "wizard", "seed": "A", "options": "x"}, "bad_request"),
-        ({"op": "new_game", "game": "wizard", "seed": "A",
-          "options": {"bidding_mode": "DELAYED_REVEAL", "even_bid_restriction": "ALWAYS_DEALER"}},
-         "bad_option"),
+        (
+            {
+                "op": "new_game",
+                "game": "wizard",
+                "seed": "A",
+                "options": {
+                    "bidding_mode": "DELAYED_REVEAL",
+                    "even_bid_restriction": "ALWAYS_DEALER",
+                },
+            },
+            "bad_option",
+        ),
         ({"op": "new_game", "game": "wizard", "seed": "A", "view_seat": 9}, "bad_request"),
         ({"op": "view", "game": "wizard", "state": {"v": 1}}, "bad_state"),
         ({"op": "view", "game": "wizard", "state": "x"}, "bad_request"),
@@ -152,10 +191,14 @@ def test_moves_errors_leave_the_state_as_it_was() -> None:
     for extra, code in cases:
         assert error(op="apply", game="wizard", state=state, **extra)["code"] == code
     assert json.dumps(state) == frozen
-    assert error(op="bot_move", game="wizard", state=state, seat=other, level="random")["code"] \
+    assert (
+        error(op="bot_move", game="wizard", state=state, seat=other, level="random")["code"]
         == "not_your_turn"
-    assert error(op="bot_move", game="wizard", state=state, seat=seat, level="god")["code"] \
+    )
+    assert (
+        error(op="bot_move", game="wizard", state=state, seat=seat, level="god")["code"]
         == "bad_option"
+    )
 
 
 def test_illegal_move_error_carries_reason_and_details() -> None:
@@ -182,20 +225,27 @@ def test_game_over_answers() -> None:
         snap = ok(op="view", game="wizard", state=state)
         if snap["to_move"] is None:
             break
-        state = ok(op="bot_move", game="wizard", state=state, seat=snap["to_move"],
-                   level="random")["state"]
+        state = ok(op="bot_move", game="wizard", state=state, seat=snap["to_move"], level="random")[
+            "state"
+        ]
     assert snap["outcome"]["winners"]
-    assert error(op="apply", game="wizard", state=state, seat=0, move="bid 0")["code"] == "game_over"
+    assert (
+        error(op="apply", game="wizard", state=state, seat=0, move="bid 0")["code"] == "game_over"
+    )
     assert error(op="hint", game="wizard", state=state, seat=0)["code"] == "game_over"
 
 
 # -- fuzzing: no request, however hostile, gets `internal` ------------------------------------
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=False)
     | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                 max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 BASE_STATE = new_wizard("FUZZ", 4)["state"]
@@ -222,21 +272,43 @@ def mutate(state: Any, path: list[Any], value: Any) -> Any:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.integers(0, 1000), min_size=1, max_size=5), json_values,
-       st.sampled_from(["view", "apply", "bot_move", "legal_moves", "hint"]),
-       st.sampled_from(["bid 0", "bid 1", "play R1", "trump B"]))
+@given(
+    st.lists(st.integers(0, 1000), min_size=1, max_size=5),
+    json_values,
+    st.sampled_from(["view", "apply", "bot_move", "legal_moves", "hint"]),
+    st.sampled_from(["bid 0", "bid 1", "play R1", "trump B"]),
+)
 def test_mutated_states_never_crash(path: list[int], value: Any, op: str, move: str) -> None:
     state = mutate(BASE_STATE, path, value)
-    answer = call(op=op, game="wizard", state=state, seat=0, move=move, level="heuristic",
-                  view_seat=1)
+    answer = call(
+        op=op, game="wizard", state=state, seat=0, move=move, level="heuristic", view_seat=1
+    )
     assert answer["ok"] or answer["error"]["code"] in CODES, answer["error"]
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from(["op", "game", "seed", "players", "options", "state",
-                                        "seat", "move", "level", "record", "view_seat",
-                                        "bot_seed"]),
-                       json_values, max_size=8))
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "op",
+                "game",
+                "seed",
+                "players",
+                "options",
+                "state",
+                "seat",
+                "move",
+                "level",
+                "record",
+                "view_seat",
+                "bot_seed",
+            ]
+        ),
+        json_values,
+        max_size=8,
+    )
+)
 def test_random_requests_never_crash(request_: dict[str, Any]) -> None:
     request_.setdefault("op", "new_game")
     answer = call(**request_)
@@ -244,14 +316,34 @@ def test_random_requests_never_crash(request_: dict[str, Any]) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(["games", "new_game", "apply", "view", "legal_moves", "bot_move", "hint",
-                        "replay"]),
-       st.dictionaries(st.sampled_from(["game", "seed", "players", "options", "state", "seat",
-                                        "move", "level", "record", "view_seat", "bot_seed"]),
-                       json_values, max_size=8),
-       st.booleans())
-def test_real_ops_with_random_fields_never_crash(op: str, fields: dict[str, Any],
-                                                 real_game: bool) -> None:
+@given(
+    st.sampled_from(
+        ["games", "new_game", "apply", "view", "legal_moves", "bot_move", "hint", "replay"]
+    ),
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "game",
+                "seed",
+                "players",
+                "options",
+                "state",
+                "seat",
+                "move",
+                "level",
+                "record",
+                "view_seat",
+                "bot_seed",
+            ]
+        ),
+        json_values,
+        max_size=8,
+    ),
+    st.booleans(),
+)
+def test_real_ops_with_random_fields_never_crash(
+    op: str, fields: dict[str, Any], real_game: bool
+) -> None:
     if real_game:
         fields["game"] = "wizard"
     answer = call(op=op, **fields)

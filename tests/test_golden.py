@@ -33,24 +33,46 @@ def test_wizard_first_deals_are_pinned() -> None:
     assert wizard_round("zz-9_", 6, 10) == GOLDEN_WIZARD["zz-9_/6/10"]
 
 
-@pytest.mark.parametrize(("game_id", "seed", "players"), [
-    (game_id, seed, players) for (game_id, seed, players) in [
-        ("wizard", "K7QX2M", 4), ("wizard", "A", 3), ("wizard", "HELLO", 5), ("wizard", "Z", 6),
-    ]
-])
+@pytest.mark.parametrize(
+    ("game_id", "seed", "players"),
+    [
+        (game_id, seed, players)
+        for (game_id, seed, players) in [
+            ("wizard", "K7QX2M", 4),
+            ("wizard", "A", 3),
+            ("wizard", "HELLO", 5),
+            ("wizard", "Z", 6),
+        ]
+    ],
+)
 def test_first_states_are_pinned(game_id: str, seed: str, players: int) -> None:
     assert deal_digest(game_id, seed, players) == GOLDEN_DIGESTS[(game_id, seed, players)]
 
 
 GOLDEN_WIZARD: dict[str, tuple[int, list[list[str]], str | None]] = {
-    'K7QX2M/4/1': (0, [['Y3'], ['Y6'], ['R13'], ['G12']], 'Y7'),
-    'K7QX2M/4/3': (2, [['Y4', 'B4', 'R3'], ['G3', 'B9', 'R6'], ['Z3', 'R7', 'B12'], ['Y12', 'Y13', 'Y11']], 'R12'),
-    'A/3/2': (0, [['N3', 'Z1'], ['Y10', 'R6'], ['R7', 'Z2']], 'B10'),
-    'zz-9_/6/10': (5, [['G2', 'N2', 'Y7', 'G9', 'G5', 'Z1', 'Y6', 'B4', 'R13', 'R5'], ['R2', 'Y5', 'Z2', 'G12', 'B9', 'R6', 'N1', 'B8', 'G10', 'Z3'], ['R11', 'Z4', 'Y4', 'B7', 'B3', 'B10', 'G8', 'B12', 'B11', 'R8'], ['B2', 'Y3', 'G7', 'Y1', 'N3', 'R7', 'G3', 'Y11', 'Y13', 'R3'], ['Y9', 'G1', 'G6', 'R12', 'R4', 'G11', 'B5', 'Y10', 'B13', 'R1'], ['G13', 'B6', 'Y2', 'Y12', 'R9', 'B1', 'Y8', 'G4', 'R10', 'N4']], None),
+    "K7QX2M/4/1": (0, [["Y3"], ["Y6"], ["R13"], ["G12"]], "Y7"),
+    "K7QX2M/4/3": (
+        2,
+        [["Y4", "B4", "R3"], ["G3", "B9", "R6"], ["Z3", "R7", "B12"], ["Y12", "Y13", "Y11"]],
+        "R12",
+    ),
+    "A/3/2": (0, [["N3", "Z1"], ["Y10", "R6"], ["R7", "Z2"]], "B10"),
+    "zz-9_/6/10": (
+        5,
+        [
+            ["G2", "N2", "Y7", "G9", "G5", "Z1", "Y6", "B4", "R13", "R5"],
+            ["R2", "Y5", "Z2", "G12", "B9", "R6", "N1", "B8", "G10", "Z3"],
+            ["R11", "Z4", "Y4", "B7", "B3", "B10", "G8", "B12", "B11", "R8"],
+            ["B2", "Y3", "G7", "Y1", "N3", "R7", "G3", "Y11", "Y13", "R3"],
+            ["Y9", "G1", "G6", "R12", "R4", "G11", "B5", "Y10", "B13", "R1"],
+            ["G13", "B6", "Y2", "Y12", "R9", "B1", "Y8", "G4", "R10", "N4"],
+        ],
+        None,
+    ),
 }
 GOLDEN_DIGESTS: dict[tuple[str, str, int], str] = {
-    ('wizard', 'K7QX2M', 4): 'cfddb1e1bb78dadf',
-    ('wizard', 'A', 3): '64749a20cedd81b6',
-    ('wizard', 'HELLO', 5): '3661711fc46e65f6',
-    ('wizard', 'Z', 6): '24c149ea01618be1',
+    ("wizard", "K7QX2M", 4): "cfddb1e1bb78dadf",
+    ("wizard", "A", 3): "64749a20cedd81b6",
+    ("wizard", "HELLO", 5): "3661711fc46e65f6",
+    ("wizard", "Z", 6): "24c149ea01618be1",
 }

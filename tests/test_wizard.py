@@ -128,7 +128,9 @@ def test_first_dealer_by_high_card_with_redraws() -> None:
         last = state.first_dealer_draws[-1]
         top = max(card_rank(c) for _, c in last)
         assert [s for s, c in last if card_rank(c) == top] == [state.first_dealer]
-        for earlier, later in zip(state.first_dealer_draws, state.first_dealer_draws[1:]):
+        for earlier, later in zip(
+            state.first_dealer_draws, state.first_dealer_draws[1:], strict=False
+        ):
             best = max(card_rank(c) for _, c in earlier)
             assert [s for s, _ in later] == [s for s, c in earlier if card_rank(c) == best]
         assert state.dealer == state.first_dealer
@@ -144,7 +146,9 @@ def test_some_seed_needs_a_redraw() -> None:
 
 
 def test_random_first_dealer_option() -> None:
-    dealers = {GAME.new_game(f"S{i}", {"first_dealer": "RANDOM"}, 4).first_dealer for i in range(40)}
+    dealers = {
+        GAME.new_game(f"S{i}", {"first_dealer": "RANDOM"}, 4).first_dealer for i in range(40)
+    }
     assert dealers == {0, 1, 2, 3}
 
 
@@ -274,8 +278,10 @@ def test_trick_winner_leads_next_and_round_is_scored() -> None:
             assert state.leader == state.last_winner
     row = state.history[-1]
     assert row.bids == (1, 0, 2) and sum(row.tricks) == 3
-    assert row.points == tuple(round_points(b, k) for b, k in zip(row.bids, row.tricks))
-    assert row.totals == tuple(a + p for a, p in zip(before, row.points))
+    assert row.points == tuple(
+        round_points(b, k) for b, k in zip(row.bids, row.tricks, strict=False)
+    )
+    assert row.totals == tuple(a + p for a, p in zip(before, row.points, strict=False))
 
 
 # -- options ---------------------------------------------------------------------------------
@@ -305,8 +311,10 @@ def bid_round(state, bids):  # type: ignore[no-untyped-def]
 
 
 def test_always_dealer_forbids_the_even_total() -> None:
-    state = find_state(lambda s: s.phase == "bid" and s.round == 3,
-                       options={"even_bid_restriction": "ALWAYS_DEALER"})
+    state = find_state(
+        lambda s: s.phase == "bid" and s.round == 3,
+        options={"even_bid_restriction": "ALWAYS_DEALER"},
+    )
     state = bid_round(state, [1, 1, 0, 0])
     dealer = GAME.to_move(state)
     assert dealer == state.dealer
@@ -319,11 +327,13 @@ def test_always_dealer_forbids_the_even_total() -> None:
 
 def test_hardcore_applies_from_four_tricks() -> None:
     opts = {"even_bid_restriction": "DEALER_IF_TRICKS_GE_4"}
-    early = bid_round(find_state(lambda s: s.phase == "bid" and s.round == 3, options=opts),
-                      [0, 0, 0, 0])
+    early = bid_round(
+        find_state(lambda s: s.phase == "bid" and s.round == 3, options=opts), [0, 0, 0, 0]
+    )
     assert len(GAME.legal_moves(early, early.dealer)) == 4
-    late = bid_round(find_state(lambda s: s.phase == "bid" and s.round == 4, options=opts),
-                     [0, 0, 0, 0])
+    late = bid_round(
+        find_state(lambda s: s.phase == "bid" and s.round == 4, options=opts), [0, 0, 0, 0]
+    )
     assert Move("bid", 4) not in GAME.legal_moves(late, late.dealer)
 
 
@@ -334,17 +344,21 @@ def test_leader_dealer_only_applies_to_a_sole_leader() -> None:
     # round 1 leaves... set the scores directly: dealer sole leader
     leader = replace(state, scores=tuple(50 if s == state.dealer else 10 for s in range(4)))
     assert len(GAME.legal_moves(leader, leader.dealer)) == 2
-    tied = replace(state, scores=tuple(50 if s in (state.dealer, (state.dealer + 1) % 4) else 0
-                                       for s in range(4)))
+    tied = replace(
+        state,
+        scores=tuple(50 if s in (state.dealer, (state.dealer + 1) % 4) else 0 for s in range(4)),
+    )
     assert len(GAME.legal_moves(tied, tied.dealer)) == 3
-    fresh = bid_round(find_state(lambda s: s.phase == "bid" and s.round == 1, options=opts),
-                      [0, 0, 0, 0])
+    fresh = bid_round(
+        find_state(lambda s: s.phase == "bid" and s.round == 1, options=opts), [0, 0, 0, 0]
+    )
     assert len(GAME.legal_moves(fresh, fresh.dealer)) == 2  # round 1: everyone on 0, no rule
 
 
 def test_hidden_simultaneous_bids_are_revealed_before_play() -> None:
-    state = find_state(lambda s: s.phase == "bid" and s.round == 2,
-                       options={"bidding_mode": "HIDDEN_SIMULTANEOUS"})
+    state = find_state(
+        lambda s: s.phase == "bid" and s.round == 2, options={"bidding_mode": "HIDDEN_SIMULTANEOUS"}
+    )
     first = GAME.to_move(state)
     state = GAME.apply(state, first, Move("bid", 2))
     watcher = (first + 1) % 4
@@ -357,8 +371,9 @@ def test_hidden_simultaneous_bids_are_revealed_before_play() -> None:
 
 
 def test_delayed_reveal_hides_bids_until_the_round_ends() -> None:
-    state = find_state(lambda s: s.phase == "bid" and s.round == 2,
-                       options={"bidding_mode": "DELAYED_REVEAL"})
+    state = find_state(
+        lambda s: s.phase == "bid" and s.round == 2, options={"bidding_mode": "DELAYED_REVEAL"}
+    )
     first = GAME.to_move(state)
     while state.phase == "bid":
         state = GAME.apply(state, GAME.to_move(state), Move("bid", 1))
@@ -383,8 +398,9 @@ def test_tiebreak_by_sum_of_bids() -> None:
     sums = outcome.detail["bid_sums"]
     expect = [s for s in (0, 1) if sums[s] == max(sums[0], sums[1])]
     assert list(outcome.winners) == expect
-    plain = replace(tied, options=tuple((k, "NONE" if k == "tiebreak" else v)
-                                        for k, v in tied.options))
+    plain = replace(
+        tied, options=tuple((k, "NONE" if k == "tiebreak" else v) for k, v in tied.options)
+    )
     assert GAME.outcome(plain).winners == (0, 1)  # type: ignore[union-attr]
 
 
@@ -392,8 +408,23 @@ def test_tiebreak_by_sum_of_bids() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["bid", "bid -1", "bid x", "play", "play R14", "trump Q", "pass", "", 5, None,
-             {"bid": 1}, "bid 1 2", "play Z5", "bid 100"],
+    "text",
+    [
+        "bid",
+        "bid -1",
+        "bid x",
+        "play",
+        "play R14",
+        "trump Q",
+        "pass",
+        "",
+        5,
+        None,
+        {"bid": 1},
+        "bid 1 2",
+        "play Z5",
+        "bid 100",
+    ],
 )
 def test_malformed_moves(text: object) -> None:
     with pytest.raises(InvalidMoveError):

@@ -24,9 +24,7 @@ def register(game: Any) -> Any:
 def get_game(game_id: object) -> Any:
     game = GAMES.get(game_id) if isinstance(game_id, str) else None
     if game is None:
-        raise UnknownGameError(
-            f"no game {describe(game_id)}; games: {', '.join(sorted(GAMES))}"
-        )
+        raise UnknownGameError(f"no game {describe(game_id)}; games: {', '.join(sorted(GAMES))}")
     return game
 
 

@@ -74,7 +74,9 @@ def _parse(request_json: Any) -> dict[str, Any]:
     return request
 
 
-def _field(request: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+def _field(
+    request: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any = ...
+) -> Any:
     if name not in request or request[name] is None:
         if default is ...:
             raise BadRequestError(f"missing field {name!r}", field=name)
@@ -90,7 +92,9 @@ def _field(request: dict[str, Any], name: str, kind: type | tuple[type, ...], de
     return value
 
 
-def _seat(request: dict[str, Any], game: Any, state: Any, name: str = "seat", default: Any = ...) -> Any:
+def _seat(
+    request: dict[str, Any], game: Any, state: Any, name: str = "seat", default: Any = ...
+) -> Any:
     seat = _field(request, name, int, default)
     if seat is None:
         return None
@@ -199,5 +203,7 @@ def replay(record: Any) -> tuple[Any, Any]:
         try:
             state = game.apply(state, entry["seat"], game.parse_move(entry.get("move")))
         except EngineError as error:
-            raise BadStateError(f"recorded move does not apply: {error.message}", path=path) from None
+            raise BadStateError(
+                f"recorded move does not apply: {error.message}", path=path
+            ) from None
     return game, state

@@ -14,7 +14,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..rng import Rng
-from .cards import SUITS, is_jester, is_wizard, led_suit, legal_cards, rank_of, suit_of, trick_winner
+from .cards import (
+    SUITS,
+    is_jester,
+    is_wizard,
+    led_suit,
+    legal_cards,
+    rank_of,
+    suit_of,
+    trick_winner,
+)
 from .game import Move
 
 

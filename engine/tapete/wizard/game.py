@@ -28,7 +28,17 @@ from typing import Any
 from ..core import Game, OptionSpec, Outcome, get_field, require
 from ..errors import BadOptionError, IllegalMoveError, InvalidMoveError, describe
 from ..rng import Rng
-from .cards import DECK, DECK_SET, SUITS, is_jester, is_wizard, legal_cards, rank_of, suit_of, trick_winner
+from .cards import (
+    DECK,
+    DECK_SET,
+    SUITS,
+    is_jester,
+    is_wizard,
+    legal_cards,
+    rank_of,
+    suit_of,
+    trick_winner,
+)
 
 PHASES = ("trump", "bid", "play", "over")
 
@@ -145,7 +155,10 @@ class Wizard(Game[WizardState, Move]):
     # -- options and setup -------------------------------------------------------------------
 
     def validate_options(self, options: Mapping[str, Any]) -> None:
-        if options["bidding_mode"] != "OPEN_SEQUENTIAL" and options["even_bid_restriction"] != "NONE":
+        if (
+            options["bidding_mode"] != "OPEN_SEQUENTIAL"
+            and options["even_bid_restriction"] != "NONE"
+        ):
             raise BadOptionError(
                 "the even-bid restriction needs open bids: with "
                 f"{options['bidding_mode']} the dealer cannot know the others' total",
@@ -272,7 +285,8 @@ class Wizard(Game[WizardState, Move]):
         bid = int(move.value)
         if not 0 <= bid <= state.round:
             raise IllegalMoveError(
-                "bad_bid", f"a bid in round {state.round} is 0 to {state.round}; got {bid}",
+                "bad_bid",
+                f"a bid in round {state.round} is 0 to {state.round}; got {bid}",
                 max=state.round,
             )
         forbidden = self.forbidden_bid(state, seat)
@@ -296,8 +310,7 @@ class Wizard(Game[WizardState, Move]):
             led = next(suit_of(c) for c in trick if not is_jester(c))
             raise IllegalMoveError(
                 "must_follow_suit",
-                f"you hold {led}: you must follow suit (or play a Wizard or a Jester), "
-                f"not {card}",
+                f"you hold {led}: you must follow suit (or play a Wizard or a Jester), not {card}",
                 suit=led,
                 card=card,
             )
@@ -340,8 +353,14 @@ class Wizard(Game[WizardState, Move]):
         points = tuple(round_points(b, k) for b, k in zip(bids, state.tricks, strict=True))
         totals = tuple(s + p for s, p in zip(state.scores, points, strict=True))
         record = RoundRecord(
-            state.round, state.dealer, state.trump, state.trump_card, bids, state.tricks,
-            points, totals,
+            state.round,
+            state.dealer,
+            state.trump,
+            state.trump_card,
+            bids,
+            state.tricks,
+            points,
+            totals,
         )
         state = replace(state, scores=totals, history=state.history + (record,))
         if state.round == state.rounds:
@@ -628,11 +647,15 @@ class StateReader:
         last_winner = d.get("last_winner")
         require(
             last_winner is None
-            or (isinstance(last_winner, int) and not isinstance(last_winner, bool)
-                and 0 <= last_winner < n),
-            "last_winner must be a seat or null", "$.last_winner",
+            or (
+                isinstance(last_winner, int)
+                and not isinstance(last_winner, bool)
+                and 0 <= last_winner < n
+            ),
+            "last_winner must be a seat or null",
+            "$.last_winner",
         )
-        scores = self.ints(get_field(d, "scores", list, "$"), "$.scores", n, -10**6, 10**6)
+        scores = self.ints(get_field(d, "scores", list, "$"), "$.scores", n, -(10**6), 10**6)
         history = tuple(
             self.record(r, f"$.history[{i}]", n)
             for i, r in enumerate(get_field(d, "history", list, "$"))
@@ -642,11 +665,27 @@ class StateReader:
             for i, t in enumerate(get_field(d, "first_dealer_draws", list, "$"))
         )
         state = WizardState(
-            seed=seed, players=n, options=tuple(sorted(options.items())), first_dealer=first,
-            first_dealer_draws=draws, round=number, dealer=dealer, phase=phase, hands=hands,
-            stock=stock, trump_card=trump_card, trump=trump, bids=bids, tricks=tricks,
-            leader=leader, trick=trick, played=played, last_trick=last_trick,
-            last_winner=last_winner, scores=scores, history=history,
+            seed=seed,
+            players=n,
+            options=tuple(sorted(options.items())),
+            first_dealer=first,
+            first_dealer_draws=draws,
+            round=number,
+            dealer=dealer,
+            phase=phase,
+            hands=hands,
+            stock=stock,
+            trump_card=trump_card,
+            trump=trump,
+            bids=bids,
+            tricks=tricks,
+            leader=leader,
+            trick=trick,
+            played=played,
+            last_trick=last_trick,
+            last_winner=last_winner,
+            scores=scores,
+            history=history,
         )
         self.check_consistency(state)
         return state
@@ -670,31 +709,48 @@ class StateReader:
 
     def optional_card(self, d: dict[str, Any], key: str) -> str | None:
         value = d.get(key)
-        require(value is None or (isinstance(value, str) and value in DECK_SET),
-                "must be a card or null", f"$.{key}")
+        require(
+            value is None or (isinstance(value, str) and value in DECK_SET),
+            "must be a card or null",
+            f"$.{key}",
+        )
         return value
 
     def ints(self, items: list[Any], path: str, n: int, low: int, high: int) -> tuple[int, ...]:
         require(len(items) == n, f"expected {n} entries", path)
         for i, x in enumerate(items):
-            require(isinstance(x, int) and not isinstance(x, bool) and low <= x <= high,
-                    f"expected a whole number {low} to {high}", f"{path}[{i}]")
+            require(
+                isinstance(x, int) and not isinstance(x, bool) and low <= x <= high,
+                f"expected a whole number {low} to {high}",
+                f"{path}[{i}]",
+            )
         return tuple(items)
 
-    def optional_ints(self, items: list[Any], path: str, n: int, high: int) -> tuple[int | None, ...]:
+    def optional_ints(
+        self, items: list[Any], path: str, n: int, high: int
+    ) -> tuple[int | None, ...]:
         require(len(items) == n, f"expected {n} entries", path)
         for i, x in enumerate(items):
-            require(x is None or (isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= high),
-                    f"expected a bid 0 to {high} or null", f"{path}[{i}]")
+            require(
+                x is None or (isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= high),
+                f"expected a bid 0 to {high} or null",
+                f"{path}[{i}]",
+            )
         return tuple(items)
 
     def plays(self, items: Any, path: str, n: int) -> tuple[Play, ...]:
         require(isinstance(items, list) and len(items) <= n, "expected a list of plays", path)
         out: list[Play] = []
         for i, p in enumerate(items):
-            ok = (isinstance(p, list) and len(p) == 2 and isinstance(p[0], int)
-                  and not isinstance(p[0], bool) and 0 <= p[0] < n
-                  and isinstance(p[1], str) and p[1] in DECK_SET)
+            ok = (
+                isinstance(p, list)
+                and len(p) == 2
+                and isinstance(p[0], int)
+                and not isinstance(p[0], bool)
+                and 0 <= p[0] < n
+                and isinstance(p[1], str)
+                and p[1] in DECK_SET
+            )
             require(ok, "a play is [seat, card]", f"{path}[{i}]")
             out.append((p[0], p[1]))
         return tuple(out)
@@ -705,8 +761,11 @@ class StateReader:
         trump = r.get("trump")
         require(trump is None or trump in SUITS, "trump must be a suit or null", f"{path}.trump")
         trump_card = r.get("trump_card")
-        require(trump_card is None or (isinstance(trump_card, str) and trump_card in DECK_SET),
-                "must be a card or null", f"{path}.trump_card")
+        require(
+            trump_card is None or (isinstance(trump_card, str) and trump_card in DECK_SET),
+            "must be a card or null",
+            f"{path}.trump_card",
+        )
         return RoundRecord(
             round=number,
             dealer=get_field(r, "dealer", int, path),
@@ -715,8 +774,9 @@ class StateReader:
             bids=self.ints(get_field(r, "bids", list, path), f"{path}.bids", n, 0, 20),
             tricks=self.ints(get_field(r, "tricks", list, path), f"{path}.tricks", n, 0, 20),
             points=self.ints(get_field(r, "points", list, path), f"{path}.points", n, -400, 400),
-            totals=self.ints(get_field(r, "totals", list, path), f"{path}.totals", n,
-                             -10**6, 10**6),
+            totals=self.ints(
+                get_field(r, "totals", list, path), f"{path}.totals", n, -(10**6), 10**6
+            ),
         )
 
     # whole-state invariants: what the rest of the engine relies on
@@ -728,44 +788,72 @@ class StateReader:
         if s.trump_card is not None:
             all_cards.append(s.trump_card)
         require(Counter(all_cards) == Counter(DECK), "the cards do not make one deck", "$")
-        require(len(s.history) == s.round - (0 if s.phase == "over" else 1),
-                "the score sheet does not match the round", "$.history")
+        require(
+            len(s.history) == s.round - (0 if s.phase == "over" else 1),
+            "the score sheet does not match the round",
+            "$.history",
+        )
         for i, row in enumerate(s.history):
             require(row.round == i + 1, "rounds out of order", f"$.history[{i}].round")
-        require(s.scores == (s.history[-1].totals if s.history else (0,) * n),
-                "scores do not match the score sheet", "$.scores")
+        require(
+            s.scores == (s.history[-1].totals if s.history else (0,) * n),
+            "scores do not match the score sheet",
+            "$.scores",
+        )
         if s.phase == "over":
-            require(s.round == s.rounds and not any(s.hands) and not s.trick,
-                    "a finished game has no cards in play", "$")
+            require(
+                s.round == s.rounds and not any(s.hands) and not s.trick,
+                "a finished game has no cards in play",
+                "$",
+            )
             return
-        require(len(s.played) == sum(s.tricks) and len(s.played) <= s.round,
-                "tricks won do not match the tricks played", "$.tricks")
+        require(
+            len(s.played) == sum(s.tricks) and len(s.played) <= s.round,
+            "tricks won do not match the tricks played",
+            "$.tricks",
+        )
         for i, trick in enumerate(s.played):
             require(len(trick) == n, "a finished trick has a card from everyone", f"$.played[{i}]")
         trick_seats = [seat for seat, _ in s.trick]
-        require(trick_seats == [(s.leader + k) % n for k in range(len(s.trick))]
-                and len(s.trick) < n, "the trick is not in turn order", "$.trick")
+        require(
+            trick_seats == [(s.leader + k) % n for k in range(len(s.trick))] and len(s.trick) < n,
+            "the trick is not in turn order",
+            "$.trick",
+        )
         for seat in range(n):
             expected = s.round - len(s.played) - (1 if seat in trick_seats else 0)
             require(len(s.hands[seat]) == expected, "wrong number of cards", f"$.hands[{seat}]")
         cards_in_play = s.round * n + (1 if s.trump_card is not None else 0)
         require(len(s.stock) == len(DECK) - cards_in_play, "wrong stock size", "$.stock")
-        require((s.trump_card is None) == (s.round * n == len(DECK)),
-                "a trump card is turned up unless every card is dealt", "$.trump_card")
+        require(
+            (s.trump_card is None) == (s.round * n == len(DECK)),
+            "a trump card is turned up unless every card is dealt",
+            "$.trump_card",
+        )
         if s.trump_card is not None and not is_wizard(s.trump_card):
-            require(s.trump == suit_of(s.trump_card), "trump does not match the trump card", "$.trump")
+            require(
+                s.trump == suit_of(s.trump_card), "trump does not match the trump card", "$.trump"
+            )
         if s.trump_card is None:
             require(s.trump is None, "no trump card means no trump", "$.trump")
         made = [bid is not None for bid in s.bids]
         if s.phase == "trump":
-            require(s.trump_card is not None and is_wizard(s.trump_card) and s.trump is None,
-                    "the dealer chooses trump only after a Wizard", "$.phase")
+            require(
+                s.trump_card is not None and is_wizard(s.trump_card) and s.trump is None,
+                "the dealer chooses trump only after a Wizard",
+                "$.phase",
+            )
         if s.phase in ("trump", "bid"):
             count = sum(made)
             order = [(s.dealer + 1 + k) % n for k in range(n)]
-            require(all(made[seat] == (k < count) for k, seat in enumerate(order))
-                    and count < n and not s.played and not s.trick,
-                    "bids out of turn order", "$.bids")
+            require(
+                all(made[seat] == (k < count) for k, seat in enumerate(order))
+                and count < n
+                and not s.played
+                and not s.trick,
+                "bids out of turn order",
+                "$.bids",
+            )
             require(s.phase == "bid" or count == 0, "no bids before trump is chosen", "$.bids")
             require(s.leader == (s.dealer + 1) % n, "the dealer's left leads", "$.leader")
         else:

@@ -1,0 +1,715 @@
+#!/usr/bin/env python3
+"""Build, serve, test and benchmark Tapete.
+
+    python3 build.py build                 assemble dist/: wheel, Pyodide runtime, web/, build.json
+    python3 build.py serve [--port 8000] [--host 127.0.0.1] [--no-build]
+    python3 build.py test [pytest args]    install what tests need, build, lint, run every suite
+    python3 build.py bench [name ...]      run bench/<name>.py (all bench/bench_*.py by default)
+
+Standard library only (Python >= 3.11). Needs Node.js >= 18 with npm: the Pyodide runtime comes
+from the npm package ``pyodide`` pinned below, and the Pyodide tests run under Node. Downloads
+are cached in .cache/ and reused; dist/ is rebuilt from scratch each time.
+
+Tests import this file by path (its name clashes with PyPI's ``build`` package)::
+
+    spec = importlib.util.spec_from_file_location("tapete_build", ROOT / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["tapete_build"] = module
+    spec.loader.exec_module(module)
+
+and use ``serve_in_thread``, ``ensure_pyodide``, ``ensure_micropip`` and ``build_wheel``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import functools
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import tempfile
+import threading
+import time
+import tomllib
+import traceback
+import urllib.parse
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent
+DIST = ROOT / "dist"
+WEB = ROOT / "web"
+ENGINE = ROOT / "engine"
+CACHE = ROOT / ".cache"
+
+PYODIDE_VERSION = "314.0.7"
+# The npm registry's integrity of pyodide-314.0.7.tgz: a changed tarball is refused.
+PYODIDE_INTEGRITY = (
+    "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq"
+    "+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A=="
+)
+PYODIDE_DIR = CACHE / f"pyodide-{PYODIDE_VERSION}"
+# What the page needs at run time (pyodide.js, the CommonJS loader, is for Node tools only).
+PYODIDE_RUNTIME = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+
+# micropip for Pyodide 314; the npm package ships no wheels, so tests load it from this file.
+MICROPIP_VERSION = "0.11.1"
+MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
+WHEELS = CACHE / "wheels"
+
+# Wheel timestamps: the zip epoch (1980-01-01), so the same sources give the same bytes.
+SOURCE_DATE_EPOCH = "315532800"
+SW_PLACEHOLDER = '"__TAPETE_BUILD__"'
+CHROMIUM = Path("/usr/bin/chromium")
+
+MIME_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".wasm": "application/wasm",
+    ".whl": "application/octet-stream",
+    ".zip": "application/zip",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".md": "text/markdown; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+}
+
+
+class BuildError(Exception):
+    """A step failed for a reason the user can act on; the message says what to do."""
+
+
+# -- small helpers -----------------------------------------------------------------------------
+
+
+def log(message: str) -> None:
+    print(f"[build.py] {message}", flush=True)
+
+
+def run(
+    command: Sequence[str | Path],
+    *,
+    cwd: Path = ROOT,
+    env: dict[str, str] | None = None,
+    capture: bool = False,
+) -> subprocess.CompletedProcess[str]:
+    """Run a command; raise BuildError (with its output when captured) if it fails."""
+    args = [str(part) for part in command]
+    try:
+        result = subprocess.run(
+            args,
+            cwd=cwd,
+            env={**os.environ, **(env or {})},
+            text=True,
+            capture_output=capture,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise BuildError(f"command not found: {args[0]}") from None
+    if result.returncode != 0:
+        detail = f"\n{result.stdout}{result.stderr}" if capture else ""
+        raise BuildError(f"`{' '.join(args)}` failed (exit {result.returncode}){detail}")
+    return result
+
+
+def require_tool(name: str, hint: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise BuildError(f"`{name}` not found on PATH: {hint}")
+    return path
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def files_under(directory: Path) -> list[Path]:
+    """Every regular file below ``directory``, sorted by its POSIX relative path."""
+    found = [path for path in directory.rglob("*") if path.is_file()]
+    return sorted(found, key=lambda path: path.relative_to(directory).as_posix())
+
+
+# -- Python packages ---------------------------------------------------------------------------
+
+
+def pip_install(*requirements: str) -> None:
+    """``python -m pip install`` with the interpreter running this file."""
+    log(f"pip install {' '.join(requirements)}")
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    try:
+        run([*command, *requirements], env={"PIP_ROOT_USER_ACTION": "ignore"})
+    except BuildError as error:
+        raise BuildError(
+            f"{error}\nIf this Python is externally managed (PEP 668), use a virtual environment: "
+            "python3 -m venv .venv && . .venv/bin/activate && python build.py ..."
+        ) from None
+
+
+def ensure_module(module: str, requirement: str) -> None:
+    """Install ``requirement`` unless ``module`` can already be imported."""
+    if importlib.util.find_spec(module) is None:
+        pip_install(requirement)
+        importlib.invalidate_caches()
+
+
+def test_requirements() -> list[str]:
+    """The ``test`` extra of pyproject.toml."""
+    with (ROOT / "pyproject.toml").open("rb") as handle:
+        project = tomllib.load(handle)["project"]
+    requirements: list[str] = project["optional-dependencies"]["test"]
+    return requirements
+
+
+# -- the wheel ---------------------------------------------------------------------------------
+
+
+def engine_version() -> str:
+    """``__version__`` of engine/tapete/__init__.py, read without importing it."""
+    text = (ENGINE / "tapete" / "__init__.py").read_text(encoding="utf-8")
+    match = re.search(r'^__version__\s*=\s*"([^"]+)"', text, re.MULTILINE)
+    if match is None:
+        raise BuildError('engine/tapete/__init__.py has no __version__ = "..." line')
+    return match.group(1)
+
+
+def build_wheel(out_dir: Path) -> Path:
+    """Build the py3-none-any wheel of tapete into ``out_dir`` (created) and return its path.
+
+    Calls the PEP 517 backend (hatchling) directly in a subprocess: no isolated build
+    environment to download each time, and SOURCE_DATE_EPOCH makes the bytes reproducible.
+    """
+    ensure_module("hatchling", "hatchling")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for old in out_dir.glob("tapete-*.whl"):
+        old.unlink()
+    backend = "import sys, hatchling.build as b; b.build_wheel(sys.argv[1])"
+    try:
+        run(
+            [sys.executable, "-c", backend, out_dir],
+            env={"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH},
+            capture=True,
+        )
+    except BuildError as error:
+        raise BuildError(f"building the wheel failed: {error}") from None
+    wheels = list(out_dir.glob("tapete-*-py3-none-any.whl"))
+    if len(wheels) != 1:
+        raise BuildError(f"expected one tapete wheel in {out_dir}, found {len(wheels)}")
+    return wheels[0]
+
+
+# -- the Pyodide runtime -----------------------------------------------------------------------
+
+
+def npm_integrity(path: Path) -> str:
+    digest = hashlib.sha512(path.read_bytes()).digest()
+    return "sha512-" + base64.b64encode(digest).decode("ascii")
+
+
+def pyodide_cache_ok(directory: Path) -> bool:
+    """True when every file listed in the cache's manifest is there with its recorded size."""
+    manifest = directory / ".manifest.json"
+    if not manifest.is_file():
+        return False
+    sizes: dict[str, int] = json.loads(manifest.read_text(encoding="utf-8"))
+    if not set(PYODIDE_RUNTIME) <= set(sizes):
+        return False
+    for name, size in sizes.items():
+        path = directory / name
+        if not path.is_file() or path.stat().st_size != size:
+            return False
+    return True
+
+
+def npm_pack_pyodide(workdir: Path) -> Path:
+    """``npm pack pyodide@VERSION`` into ``workdir``; returns the checked tarball."""
+    npm = require_tool("npm", "install Node.js 18 or later (it brings npm)")
+    run(
+        [npm, "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", workdir, "--silent"],
+        capture=True,
+    )
+    tarball = workdir / f"pyodide-{PYODIDE_VERSION}.tgz"
+    if not tarball.is_file():
+        raise BuildError(f"npm pack did not produce {tarball.name}")
+    if npm_integrity(tarball) != PYODIDE_INTEGRITY:
+        raise BuildError(f"{tarball.name} does not match the pinned integrity hash")
+    return tarball
+
+
+def extract_npm_tarball(tarball: Path, target: Path) -> None:
+    """Unpack an npm tarball (every member under ``package/``) into ``target``."""
+    with tarfile.open(tarball, "r:gz") as archive:
+        members = []
+        for member in archive.getmembers():
+            if not member.name.startswith("package/") or not member.isfile():
+                continue
+            member.name = member.name.removeprefix("package/")
+            members.append(member)
+        archive.extractall(target, members=members, filter="data")
+
+
+def ensure_pyodide(cache: Path = PYODIDE_DIR) -> Path:
+    """The unpacked npm package ``pyodide`` at the pinned version, fetched once into .cache/."""
+    if pyodide_cache_ok(cache):
+        return cache
+    log(f"fetching the Pyodide runtime {PYODIDE_VERSION} (npm pack)")
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache.parent) as temp:
+        work = Path(temp)
+        unpacked = work / "package"
+        extract_npm_tarball(npm_pack_pyodide(work), unpacked)
+        missing = [name for name in PYODIDE_RUNTIME if not (unpacked / name).is_file()]
+        if missing:
+            raise BuildError(f"the pyodide npm package lacks {', '.join(missing)}")
+        sizes = {
+            path.relative_to(unpacked).as_posix(): path.stat().st_size
+            for path in files_under(unpacked)
+        }
+        (unpacked / ".manifest.json").write_text(json.dumps(sizes, indent=1), encoding="utf-8")
+        shutil.rmtree(cache, ignore_errors=True)
+        unpacked.rename(cache)
+    return cache
+
+
+def ensure_micropip(cache: Path = WHEELS) -> Path:
+    """micropip's wheel for Pyodide 314 (Python 3.14), downloaded once with pip."""
+    wheel = cache / f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
+    if wheel.is_file() and sha256_file(wheel) == MICROPIP_SHA256:
+        return wheel
+    log(f"downloading micropip {MICROPIP_VERSION} for Pyodide")
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache) as temp:
+        run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                f"micropip=={MICROPIP_VERSION}",
+                "--no-deps",
+                "--only-binary=:all:",
+                "--python-version",
+                "3.14",
+                "--disable-pip-version-check",
+                "--quiet",
+                "-d",
+                temp,
+            ]
+        )
+        downloaded = Path(temp) / wheel.name
+        if not downloaded.is_file() or sha256_file(downloaded) != MICROPIP_SHA256:
+            raise BuildError(f"{wheel.name} is missing or does not match its pinned sha256")
+        downloaded.replace(wheel)
+    return wheel
+
+
+# -- assembling dist/ --------------------------------------------------------------------------
+
+
+def copy_web(web: Path, dist: Path) -> None:
+    if not (web / "sw.js").is_file():
+        raise BuildError(
+            f"{web / 'sw.js'} is missing: the service worker is part of the app "
+            f"and must contain {SW_PLACEHOLDER} once"
+        )
+    ignore = shutil.ignore_patterns(".*", "__pycache__", "*.pyc", "*~")
+    shutil.copytree(web, dist, ignore=ignore, dirs_exist_ok=True)
+
+
+def copy_pyodide(runtime: Path, dist: Path) -> None:
+    target = dist / "pyodide"
+    target.mkdir(parents=True, exist_ok=True)
+    for name in PYODIDE_RUNTIME:
+        shutil.copyfile(runtime / name, target / name)
+
+
+def games_catalogue() -> list[dict[str, Any]]:
+    """``[GAMES[id].catalogue() for id in sorted(GAMES)]`` of the engine in engine/."""
+    sys.path.insert(0, str(ENGINE))
+    try:
+        import tapete
+    except Exception as error:
+        raise BuildError(f"importing tapete from {ENGINE} failed: {error!r}") from error
+    finally:
+        sys.path.remove(str(ENGINE))
+    source = Path(tapete.__file__).resolve()
+    if not source.is_relative_to(ENGINE):
+        raise BuildError(f"imported tapete from {source}, not from {ENGINE}: uninstall that copy")
+    return [tapete.GAMES[game_id].catalogue() for game_id in sorted(tapete.GAMES)]
+
+
+def content_version(dist: Path, extra: bytes) -> str:
+    """A short sha256 over every file of ``dist`` (names and bytes) and ``extra``."""
+    digest = hashlib.sha256()
+    for path in files_under(dist):
+        name = path.relative_to(dist).as_posix()
+        digest.update(f"{name}\0{sha256_file(path)}\n".encode())
+    digest.update(extra)
+    return digest.hexdigest()[:12]
+
+
+def precache_list(dist: Path) -> list[str]:
+    """Relative URLs of every file of dist/, with "./" (the page itself) first."""
+    names = [urllib.parse.quote(path.relative_to(dist).as_posix()) for path in files_under(dist)]
+    return ["./", *names]
+
+
+def inject_precache(sw: Path, version: str, files: list[str]) -> None:
+    text = sw.read_text(encoding="utf-8")
+    count = text.count(SW_PLACEHOLDER)
+    if count != 1:
+        raise BuildError(f"{sw} must contain {SW_PLACEHOLDER} exactly once; found {count}")
+    payload = json.dumps({"version": version, "files": files})
+    sw.write_text(text.replace(SW_PLACEHOLDER, payload), encoding="utf-8")
+
+
+def build(dist: Path = DIST, web: Path = WEB) -> dict[str, Any]:
+    """Assemble ``dist`` from scratch out of ``web``; return the build.json written there."""
+    started = time.perf_counter()
+    if not web.is_dir():
+        raise BuildError(f"{web} is missing")
+    runtime = ensure_pyodide()
+    shutil.rmtree(dist, ignore_errors=True)
+    dist.mkdir(parents=True)
+    copy_web(web, dist)
+    copy_pyodide(runtime, dist)
+    wheel = build_wheel(dist / "engine")
+    info: dict[str, Any] = {
+        "engine_version": engine_version(),
+        "pyodide_version": PYODIDE_VERSION,
+        "wheel": wheel.relative_to(dist).as_posix(),
+        "games": games_catalogue(),
+    }
+    version = content_version(dist, json.dumps(info, sort_keys=True).encode())
+    info = {
+        **{key: info[key] for key in ("engine_version", "pyodide_version", "wheel")},
+        "build": version,
+        "games": info["games"],
+    }
+    (dist / "build.json").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
+    inject_precache(dist / "sw.js", version, precache_list(dist))
+    size = sum(path.stat().st_size for path in files_under(dist))
+    log(
+        f"built {dist} in {time.perf_counter() - started:.1f} s: version {version}, "
+        f"{len(files_under(dist))} files, {size / 1e6:.1f} MB"
+    )
+    return info
+
+
+# -- serving dist/ -----------------------------------------------------------------------------
+
+
+class DistHandler(SimpleHTTPRequestHandler):
+    """Static files with the MIME types Pyodide needs; every answer revalidates."""
+
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+    quiet = False
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+def make_server(dist: Path, host: str, port: int, quiet: bool) -> ThreadingHTTPServer:
+    if not (dist / "index.html").is_file():
+        raise BuildError(f"{dist} has no index.html: run `python3 build.py build` first")
+    handler = type("Handler", (DistHandler,), {"quiet": quiet})
+    return ThreadingHTTPServer((host, port), functools.partial(handler, directory=str(dist)))
+
+
+def server_url(server: ThreadingHTTPServer) -> str:
+    host, port = server.server_address[:2]
+    return f"http://{host!s}:{port}/"
+
+
+def serve_in_thread(
+    dist: Path = DIST, port: int = 0, host: str = "127.0.0.1"
+) -> tuple[ThreadingHTTPServer, str]:
+    """Serve ``dist`` from a daemon thread (``port=0``: a free port); return (server, url).
+
+    Stop it with ``server.shutdown(); server.server_close()``.
+    """
+    server = make_server(Path(dist), host, port, quiet=True)
+    threading.Thread(target=server.serve_forever, name="tapete-serve", daemon=True).start()
+    return server, server_url(server)
+
+
+def stop_on_sigterm(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def serve(dist: Path, host: str, port: int) -> None:
+    server = make_server(dist, host, port, quiet=False)
+    signal.signal(signal.SIGTERM, stop_on_sigterm)
+    print(f"Serving {dist} at {server_url(server)}  (Ctrl-C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("\nstopped", flush=True)
+    finally:
+        server.server_close()
+
+
+# -- test --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Stage:
+    """One step of ``build.py test`` and what came of it."""
+
+    name: str
+    ok: bool = False
+    seconds: float = 0.0
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+    note: str = ""
+    is_suite: bool = False
+
+    def line(self) -> str:
+        if self.is_suite:
+            text = f"{self.passed} passed, {self.failed} failed, {self.skipped} skipped"
+            text += f" ({self.note})" if self.note else ""
+        else:
+            text = self.note or ("ok" if self.ok else "FAILED")
+        return f"  {self.name:<8} {self.seconds:7.1f} s  {text}"
+
+
+def ensure_browser() -> str:
+    """Make sure a Chromium for Playwright exists; returns what was found or done."""
+    if CHROMIUM.exists():
+        return f"{CHROMIUM}"
+    apt = shutil.which("apt-get")
+    if apt and hasattr(os, "geteuid") and os.geteuid() == 0:
+        log("installing Debian's chromium (apt-get)")
+        env = {"DEBIAN_FRONTEND": "noninteractive"}
+        run([apt, "update", "-qq"], env=env, capture=True)
+        run([apt, "install", "-y", "-qq", "chromium"], env=env, capture=True)
+        return f"{CHROMIUM} (installed)"
+    log(f"no {CHROMIUM}: trying Playwright's own Chromium (python -m playwright install chromium)")
+    try:
+        run([sys.executable, "-m", "playwright", "install", "chromium"])
+    except BuildError as error:
+        raise BuildError(
+            f"no browser for the e2e tests ({error}). Install one: as root "
+            "`apt-get install chromium` (Debian), or `python3 -m playwright install chromium`"
+        ) from None
+    return "Playwright's chromium"
+
+
+def install_test_tools() -> str:
+    """Everything the suites need; a missing browser is reported, for e2e alone needs it."""
+    pip_install(*test_requirements())
+    ensure_micropip()
+    ensure_pyodide()
+    try:
+        return ensure_browser()
+    except BuildError as error:
+        print(f"install: {error}", file=sys.stderr, flush=True)
+        return "no browser: e2e will fail"
+
+
+def stage(name: str, action: Callable[[Stage], object], *, is_suite: bool = False) -> Stage:
+    """Time ``action(stage)``: it passes unless it returns False or raises BuildError."""
+    result = Stage(name, is_suite=is_suite)
+    print(f"\n===== {name} =====", flush=True)
+    started = time.perf_counter()
+    try:
+        outcome = action(result)
+        result.ok = outcome is None or bool(outcome)
+    except BuildError as error:
+        print(f"{name}: {error}", file=sys.stderr, flush=True)
+        result.ok, result.note = False, result.note or "FAILED"
+    except Exception:  # a bug in this script: show it, keep going to the summary
+        traceback.print_exc()
+        result.ok, result.note = False, "crashed (see the traceback above)"
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def has_tests(folder: Path) -> bool:
+    patterns = ("test_*.py", "*_test.py")
+    return any(path for pattern in patterns for path in folder.rglob(pattern))
+
+
+def junit_counts(report: Path) -> tuple[int, int, int]:
+    """(passed, failed, skipped) from a pytest JUnit XML report; failed counts errors too."""
+    root = ElementTree.parse(report).getroot()
+    suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
+    tests = failures = errors = skipped = 0
+    for suite in suites:
+        tests += int(suite.get("tests", 0))
+        failures += int(suite.get("failures", 0))
+        errors += int(suite.get("errors", 0))
+        skipped += int(suite.get("skipped", 0))
+    return tests - failures - errors - skipped, failures + errors, skipped
+
+
+def run_pytest(folder: str, extra: Sequence[str], result: Stage, allow_empty: bool) -> bool:
+    """``pytest <folder>``; fills result's counts. No tests at all fails unless allowed."""
+    if not has_tests(ROOT / folder):
+        result.note = f"skipped: no tests in {folder}/ yet"
+        if allow_empty:
+            return True
+        raise BuildError(f"no tests found in {folder}/")
+    with tempfile.TemporaryDirectory() as temp:
+        report = Path(temp) / "junit.xml"
+        command = [sys.executable, "-m", "pytest", folder, f"--junitxml={report}", *extra]
+        code = subprocess.run(command, cwd=ROOT, check=False).returncode
+        if report.is_file():
+            result.passed, result.failed, result.skipped = junit_counts(report)
+    if code == 5 and not allow_empty:
+        raise BuildError(f"pytest collected no tests in {folder}/")
+    if code not in (0, 5) and result.failed == 0:
+        result.failed = 1  # an interrupted or unusable run (usage error, crash) is a failure
+        result.note = f"pytest exit {code}"
+    return code == 0 or (code == 5 and allow_empty)
+
+
+def run_check(command: Sequence[str]) -> bool:
+    print("$ " + " ".join(command), flush=True)
+    return subprocess.run([sys.executable, "-m", *command], cwd=ROOT, check=False).returncode == 0
+
+
+def summarize(stages: list[Stage]) -> bool:
+    """Print one line per stage and the totals; True when everything passed."""
+    print("\n===== summary =====")
+    for item in stages:
+        print(item.line())
+    checks = [item for item in stages if not item.is_suite]
+    passed = sum(item.passed for item in stages) + sum(item.ok for item in checks)
+    failed = sum(item.failed for item in stages) + sum(not item.ok for item in checks)
+    skipped = sum(item.skipped for item in stages)
+    failed += sum(1 for item in stages if item.is_suite and not item.ok and item.failed == 0)
+    print(
+        f"  (checks install/build/ruff/mypy count as one test each; "
+        f"total {sum(item.seconds for item in stages):.0f} s)"
+    )
+    print(f"total: {passed} passed, {failed} failed, {skipped} skipped", flush=True)
+    return failed == 0
+
+
+def test(pytest_args: Sequence[str]) -> bool:
+    """Install, build, lint and run every suite; True when all of it passed."""
+    stages = [stage("install", lambda s: setattr(s, "note", install_test_tools()))]
+    if not stages[0].ok:
+        return summarize(stages)
+    built = stage("build", lambda s: setattr(s, "note", f"version {build()['build']}"))
+    stages.append(built)
+    stages.append(
+        stage(
+            "ruff", lambda s: run_check(["ruff", "check", "engine", "tests", "bench", "build.py"])
+        )
+    )
+    stages.append(stage("mypy", lambda s: run_check(["mypy"])))
+    stages.append(
+        stage("unit", lambda s: run_pytest("tests", pytest_args, s, False), is_suite=True)
+    )
+    if built.ok:
+        stages.append(
+            stage("e2e", lambda s: run_pytest("e2e", pytest_args, s, True), is_suite=True)
+        )
+    else:
+        stages.append(Stage("e2e", note="not run: the build failed", is_suite=True, failed=1))
+    return summarize(stages)
+
+
+# -- bench -------------------------------------------------------------------------------------
+
+
+def bench_scripts(names: Sequence[str]) -> Iterator[Path]:
+    folder = ROOT / "bench"
+    if not names:
+        yield from sorted(folder.glob("bench_*.py"))
+        return
+    for name in names:
+        path = folder / (name if name.endswith(".py") else f"{name}.py")
+        if not path.is_file():
+            path = folder / f"bench_{name}.py"
+        if not path.is_file():
+            raise BuildError(f"no benchmark {name!r} in bench/")
+        yield path
+
+
+def bench(names: Sequence[str]) -> bool:
+    ok = True
+    for script in bench_scripts(names):
+        print(f"\n===== {script.relative_to(ROOT)} =====", flush=True)
+        ok = subprocess.run([sys.executable, script], cwd=ROOT, check=False).returncode == 0 and ok
+    return ok
+
+
+# -- command line ------------------------------------------------------------------------------
+
+
+def parse_args(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]]:
+    parser = argparse.ArgumentParser(prog="build.py", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("build", help="assemble dist/")
+    serve_parser = commands.add_parser("serve", help="build, then serve dist/")
+    serve_parser.add_argument("--port", type=int, default=8000)
+    serve_parser.add_argument("--host", default="127.0.0.1")
+    serve_parser.add_argument("--no-build", action="store_true", help="serve dist/ as it is")
+    commands.add_parser(
+        "test",
+        help="install, build, lint and run every suite (extra arguments go to each pytest run)",
+    )
+    bench_parser = commands.add_parser("bench", help="run benchmarks in bench/")
+    bench_parser.add_argument("names", nargs="*", help="e.g. engine boot (default: all)")
+    return parser.parse_known_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args, rest = parse_args(sys.argv[1:] if argv is None else argv)
+    if rest and args.command != "test":
+        print(f"build.py {args.command}: unexpected arguments {' '.join(rest)}", file=sys.stderr)
+        return 2
+    try:
+        if args.command == "build":
+            build()
+            return 0
+        if args.command == "serve":
+            if not args.no_build:
+                build()
+            serve(DIST, args.host, args.port)
+            return 0
+        if args.command == "test":
+            return 0 if test(rest) else 1
+        return 0 if bench(args.names) else 1
+    except BuildError as error:
+        print(f"build.py {args.command}: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

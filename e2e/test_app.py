@@ -1,0 +1,451 @@
+"""The app in Chromium, as a player uses it: boot, play, links, saves, offline, languages."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ui_helpers import (
+    FAST_BOTS,
+    js,
+    load_build_module,
+    open_link,
+    play_until,
+    shot,
+    step,
+    table_state,
+    wait_my_turn,
+    wait_ready,
+    wait_until,
+)
+
+LINK3 = "#/wizard?seed=E2E3&players=3&bots=1:heuristic,2:random"
+# In round 1 of this deal seat 0 deals and turns up a Wizard: seat 0 chooses trump.
+TRUMP_LINK = "#/wizard?seed=T29&players=3&bots=1:heuristic,2:heuristic"
+AUTOSAVE = "tapete.autosave"
+
+
+def test_boot_home_and_rules(new_context: Any, app_url: str) -> None:
+    page = new_context().new_page()
+    page.goto(app_url)
+    page.wait_for_selector("[data-testid=home]")
+    assert page.get_attribute("html", "data-engine") in ("booting", "ready")
+    wait_ready(page)
+    assert page.locator("[data-testid=game-wizard]").is_visible()
+    assert page.locator("[data-testid=continue]").count() == 0
+    shot(page, "01-home")
+    page.click("[data-testid=rules-wizard]")
+    page.wait_for_selector("h1")
+    assert "Wizard" in page.inner_text("h1")
+    shot(page, "02-rules-en")
+
+
+def test_new_game_form_refusal_then_start(new_context: Any, app_url: str) -> None:
+    page = new_context().new_page()
+    page.goto(app_url + "#/new/wizard")
+    form = page.wait_for_selector("[data-testid=new-game-form]")
+    assert form.is_visible()  # drawn from build.json, before Python has booted
+    page.select_option("[data-testid=players]", "5")
+    assert page.locator("[data-testid=seats] select").count() == 5
+    page.select_option("[data-testid=opt-bidding_mode]", "HIDDEN_SIMULTANEOUS")
+    page.select_option("[data-testid=opt-even_bid_restriction]", "ALWAYS_DEALER")
+    page.fill("[data-testid=seed]", "FORM1")
+    shot(page, "03-new-game")
+    page.click("[data-testid=start]")
+    error = page.wait_for_selector("[data-testid=form-error]:not(:empty)", timeout=90_000)
+    assert "open bidding" in error.inner_text()
+    # The form is kept as it was.
+    assert page.input_value("[data-testid=opt-bidding_mode]") == "HIDDEN_SIMULTANEOUS"
+    assert page.input_value("[data-testid=players]") == "5"
+    assert page.input_value("[data-testid=seed]") == "FORM1"
+    shot(page, "04-new-game-refused")
+    page.select_option("[data-testid=opt-even_bid_restriction]", "NONE")
+    page.fill("[data-testid=seed]", "")
+    for seat in range(1, 5):
+        page.select_option(f"[data-testid=seat-kind-{seat}]", "bot:random")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=table]")
+    seed = page.get_attribute("[data-testid=play]", "data-seed")
+    assert re.fullmatch(r"[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{6}", seed or ""), seed
+    record = json.loads(js(page, f"localStorage.getItem('{AUTOSAVE}')"))
+    assert record["players"] == 5 and record["seed"] == seed
+    assert record["options"]["bidding_mode"] == "HIDDEN_SIMULTANEOUS"
+
+
+def test_play_rounds_one_and_two(new_context: Any, app_url: str) -> None:
+    page = new_context().new_page()
+    open_link(page, app_url, LINK3)
+    wait_my_turn(page)
+    shot(page, "05-table-bid" if table_state(page)["phase"] == "bid" else "05-table-start")
+    summaries = []
+    mid_trick_shot = False
+
+    def check_summary(page: Any) -> None:
+        assert page.locator("[data-testid=round-result] tbody tr").count() == 3
+        if not summaries:
+            shot(page, "07-round-result")
+        summaries.append(page.inner_text("[data-testid=round-summary] h2"))
+
+    def in_round_three(state: dict[str, Any]) -> bool:
+        nonlocal mid_trick_shot
+        if state["phase"] == "play" and state["trick"] and not mid_trick_shot:
+            shot(page, "06-table-mid-trick")
+            mid_trick_shot = True
+        return state["round"] == 3
+
+    play_until(page, in_round_three, before_continue=check_summary)
+    assert summaries == ["Round 1 is over", "Round 2 is over"]
+    assert mid_trick_shot
+    page.click("[data-testid=show-scores]")
+    sheet = page.wait_for_selector("[data-testid=score-sheet]")
+    assert page.locator("[data-testid=score-sheet] tbody tr[data-round]").count() == 2
+    shot(page, "08-score-sheet")
+    assert sheet.is_visible()
+    page.click("[data-testid=close-scores]")
+    record = json.loads(js(page, f"localStorage.getItem('{AUTOSAVE}')"))
+    # Round 1 is 3 bids + 3 cards, round 2 is 3 bids + 6 cards (plus any trump choices).
+    assert len([m for m in record["moves"] if not m["move"].startswith("trump")]) >= 15
+
+
+def test_illegal_clicks_show_the_reason(new_context: Any, app_url: str) -> None:
+    """A dimmed card or a struck-out bid asks the engine, which says why not."""
+    page = new_context().new_page()
+    link = "#/wizard?seed=FOLLOW&players=3&bots=1:heuristic,2:heuristic"
+    open_link(page, app_url, link + "&opt=even_bid_restriction:ALWAYS_DEALER")
+    seen: set[str] = set()
+    for _ in range(400):
+        page.wait_for_selector(
+            "[data-testid=round-continue], [data-testid=table][data-my-turn=true]"
+        )
+        mine = "[data-testid=table][data-my-turn=true]"
+        dim = page.locator(f"{mine} [data-testid=hand-card][data-state=dim]")
+        bad_bid = page.locator(f"{mine} [data-testid=bid].illegal")
+        if "card" not in seen and dim.count():
+            card = dim.first.get_attribute("data-card")
+            dim.first.click()
+            text = page.wait_for_selector("[data-testid=message]:not(:empty)").inner_text()
+            assert re.match(r"You must follow (red|blue|green|yellow)\. ", text), text
+            shot(page, "09-illegal-card")
+            # Refused: the card is still in the hand and it is still our turn.
+            assert card in table_state(page)["hand"]
+            wait_my_turn(page, "play")
+            seen.add("card")
+        elif "bid" not in seen and bad_bid.count():
+            bid = bad_bid.first.get_attribute("data-bid")
+            bad_bid.first.click(force=True)  # aria-disabled, yet a click says why
+            text = page.wait_for_selector("[data-testid=message]:not(:empty)").inner_text()
+            assert text.startswith(f"The dealer may not bid {bid}:"), text
+            shot(page, "09-illegal-bid")
+            wait_my_turn(page, "bid")
+            seen.add("bid")
+        if seen == {"card", "bid"}:
+            return
+        step(page)
+    pytest.fail(f"only saw {seen}")
+
+
+def test_trump_choice(new_context: Any, app_url: str) -> None:
+    page = new_context().new_page()
+    open_link(page, app_url, TRUMP_LINK)
+    wait_my_turn(page, "trump")
+    assert page.locator("[data-testid=trump-choice]").count() == 4
+    assert table_state(page)["trumpCard"].startswith("Z")
+    shot(page, "10-trump-choice")
+    page.click("[data-testid=trump-choice][data-suit=B]")
+    page.wait_for_selector("[data-testid=trump][data-trump=B]")
+
+
+def test_same_link_same_first_hand(new_context: Any, app_url: str) -> None:
+    link = "#/wizard?seed=SAMEDEAL&players=4&bots=1:random,2:random,3:random"
+    hands = []
+    for _ in range(2):
+        page = new_context().new_page()
+        open_link(page, app_url, link)
+        hands.append((table_state(page)["hand"], table_state(page)["trumpCard"]))
+    assert hands[0] == hands[1]
+    assert len(hands[0][0]) == 1
+
+
+def test_reload_resumes_mid_trick(new_context: Any, app_url: str) -> None:
+    page = new_context().new_page()
+    open_link(page, app_url, LINK3)
+    play_until(page, lambda s: s["phase"] == "play" and s["trick"] and s["round"] >= 2)
+    before = table_state(page)
+    page.reload()
+    wait_ready(page)
+    wait_my_turn(page, "play")
+    after = table_state(page)
+    assert after == before
+
+
+def test_offline_reload(new_context: Any, app_url: str) -> None:
+    context = new_context(service_worker=True)
+    page = context.new_page()
+    open_link(page, app_url, LINK3)
+    wait_until(page, "!!navigator.serviceWorker.controller", timeout=60)
+    for _ in range(4):
+        step(page)
+    wait_my_turn(page)
+    before = table_state(page)
+    context.set_offline(True)
+    try:
+        page.reload()
+        wait_ready(page)
+        wait_my_turn(page)
+        assert table_state(page) == before
+        assert step(page) in ("bid", "play", "trump")  # the engine answers offline
+        page.wait_for_selector("[data-testid=play]")
+    finally:
+        context.set_offline(False)
+
+
+def test_language_switch(new_context: Any, app_url: str) -> None:
+    page = new_context().new_page()
+    page.goto(app_url)
+    page.wait_for_selector("[data-testid=home]")
+    assert page.inner_text("[data-testid=new-wizard]") == "New game"
+    page.click("[data-testid=lang-es]")
+    page.wait_for_selector("[data-testid=lang-es][aria-pressed=true]")
+    assert page.inner_text("[data-testid=new-wizard]") == "Partida nueva"
+    assert page.get_attribute("html", "lang") == "es"
+    shot(page, "11-home-es")
+    page.reload()  # the choice is remembered
+    page.wait_for_selector("[data-testid=home]")
+    assert page.inner_text("[data-testid=new-wizard]") == "Partida nueva"
+    open_link(page, app_url, LINK3)
+    wait_my_turn(page)
+    assert page.inner_text("[data-testid=status]").startswith("Tu turno")
+    shot(page, "12-table-es")
+    page.goto(app_url + "#/")
+    page.click("[data-testid=lang-en]")
+    page.wait_for_selector("[data-testid=lang-en][aria-pressed=true]")
+    assert page.inner_text("[data-testid=new-wizard]") == "New game"
+
+
+HOSTILE = [
+    ("#/chess?seed=ABC", "does not have"),
+    ("#/<script>alert(1)</script>", "does not have"),
+    ("#/wizard?seed=ABC&players=99", "impossible number of players"),
+    ("#/wizard?seed=ABC&players=-3", "impossible number of players"),
+    ("#/wizard?seed=../../etc&players=3", "deal code"),
+    ("#/wizard?seed=" + "A" * 10_000, "too long"),
+    ("#/wizard?seed=ABC&players=4&bots=0:random,1:random,2:random,3:random", "no seat for a human"),
+    ("#/wizard?seed=ABC&bots=1:godmode", "unknown bot level"),
+    ("#/wizard?seed=ABC&players=3&opt=bidding_mode:NOPE", "not possible"),
+    ("#/wizard?seed=ABC&opt=nonsense:1", "not possible"),
+    (
+        "#/wizard?seed=ABC&opt=bidding_mode:HIDDEN_SIMULTANEOUS,even_bid_restriction:ALWAYS_DEALER",
+        "open bidding",
+    ),
+    ("#/wizard?seed=%E0%A4%A&players=3", "damaged"),
+]
+
+
+def test_hostile_links_leave_the_save_alone(new_context: Any, app_url: str) -> None:
+    page = new_context().new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    open_link(page, app_url, LINK3)
+    step(page)
+    wait_my_turn(page)  # the bots have moved: the save stays as it is until we move
+    saved = js(page, f"localStorage.getItem('{AUTOSAVE}')")
+    assert saved
+    for link, words in HOSTILE:
+        page.goto(app_url + link)
+        message = page.wait_for_selector("[data-testid=home-message]", timeout=60_000)
+        assert words in message.inner_text(), (link[:60], message.inner_text())
+        assert page.locator("[data-testid=home]").is_visible()
+        assert js(page, f"localStorage.getItem('{AUTOSAVE}')") == saved, link[:60]
+        assert js(page, "location.hash") == "#/"
+    shot(page, "13-hostile-link")
+    assert dialogs == []
+    # The saved game is still there and continues.
+    page.click("[data-testid=continue]")
+    wait_my_turn(page)
+
+
+def test_corrupt_saves_are_kept_aside(new_context: Any, app_url: str) -> None:
+    page = new_context().new_page()
+    page.goto(app_url)
+    wait_ready(page)
+    js(page, f"localStorage.setItem('{AUTOSAVE}', '{{not json')")
+    page.reload()
+    message = page.wait_for_selector("[data-testid=home-message]")
+    assert "kept aside" in message.inner_text()
+    keys = js(page, "Object.keys(localStorage).filter(k => k.startsWith('tapete.broken.'))")
+    assert len(keys) == 1
+    assert js(page, f"localStorage.getItem('{keys[0]}')") == "{not json"
+    assert js(page, f"localStorage.getItem('{AUTOSAVE}')") is None
+    shot(page, "14-corrupt-save")
+    # A record of the right shape whose moves do not apply: the engine says bad_state.
+    record = {
+        "game": "wizard", "engine_version": "0", "seed": "ABC", "options": {}, "players": 3,
+        "seats": [{"kind": "human"}, *[{"kind": "bot", "level": "random"}] * 2],
+        "moves": [{"seat": 0, "move": "play R99"}],
+    }
+    js(page, f"localStorage.setItem('{AUTOSAVE}', {json.dumps(json.dumps(record))})")
+    page.goto(app_url + "#/play")
+    message = page.wait_for_selector("[data-testid=home-message]", timeout=60_000)
+    assert "kept aside" in message.inner_text()
+    keys = js(page, "Object.keys(localStorage).filter(k => k.startsWith('tapete.broken.'))")
+    assert len(keys) == 2
+    assert js(page, f"localStorage.getItem('{AUTOSAVE}')") is None
+
+
+def test_hot_seat_hand_over(new_context: Any, app_url: str) -> None:
+    page = new_context().new_page()
+    page.goto(app_url + "#/new/wizard")
+    page.wait_for_selector("[data-testid=new-game-form]")
+    page.select_option("[data-testid=players]", "3")
+    page.select_option("[data-testid=seat-kind-1]", "human")
+    page.select_option("[data-testid=seat-kind-2]", "bot:random")
+    page.fill("[data-testid=seed]", "HOTSEAT")
+    page.click("[data-testid=start]")
+    names = set()
+    for _ in range(40):
+        ready = page.wait_for_selector(
+            "[data-testid=handover-ready], [data-testid=table][data-my-turn=true], "
+            "[data-testid=round-continue]"
+        )
+        if ready.get_attribute("data-testid") == "handover-ready":
+            title = page.inner_text("[data-testid=handover] h2")
+            # Nothing of anybody's hand can be seen behind the hand-over screen.
+            assert page.locator("[data-testid=hand-card][data-card]").count() == 0
+            if title not in names and names:
+                shot(page, "15-hand-over")
+            names.add(title)
+            if len(names) == 2:
+                break
+        step(page)
+    assert names == {"Pass the device to Player 1", "Pass the device to Player 2"}
+
+
+def test_game_over_again_and_share(new_context: Any, app_url: str) -> None:
+    record = finished_record_minus_last_human_move()
+    page = new_context().new_page()
+    page.goto(app_url)
+    wait_ready(page)
+    js(page, f"localStorage.setItem('{AUTOSAVE}', {json.dumps(json.dumps(record))})")
+    page.goto(app_url + "#/play")
+    for _ in range(20):
+        if step(page) == "over":
+            break
+    else:
+        pytest.fail("the game did not end")
+    page.wait_for_selector("[data-testid=game-over]")
+    assert page.locator("[data-testid=ranking] li").count() == 3
+    assert page.locator("[data-testid=winner]").count() >= 1
+    assert page.locator("[data-testid=score-sheet] tbody tr[data-round]").count() == 20
+    assert js(page, f"localStorage.getItem('{AUTOSAVE}')") is None
+    shot(page, "16-game-over")
+    page.click("[data-testid=share]")
+    url = page.input_value("[data-testid=share-url]")
+    assert url.startswith(app_url + "#/wizard?seed=OVER&players=3&bots=1:heuristic,2:random")
+    page.click("[data-testid=share-close]")
+    page.click("[data-testid=again]")
+    page.wait_for_selector("[data-testid=table]")
+    assert page.get_attribute("[data-testid=play]", "data-seed") == "OVER"
+    assert table_state(page)["round"] == 1
+    first_hand = table_state(page)["hand"]
+    other = new_context().new_page()
+    other.goto(url)
+    wait_ready(other)
+    other.wait_for_selector("[data-testid=table]")
+    assert table_state(other)["hand"] == first_hand
+
+
+def test_phone_layout(new_context: Any, app_url: str) -> None:
+    context = new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(app_url)
+    page.wait_for_selector("[data-testid=home]")
+    shot(page, "17-phone-home")
+    bots = ",".join(f"{seat}:random" for seat in range(1, 6))
+    open_link(page, app_url, f"#/wizard?seed=PHONE&players=6&bots={bots}")
+    play_until(page, lambda s: s["round"] >= 4 and s["phase"] == "play" and s["trick"])
+    shot(page, "18-phone-table")
+    width = js(page, "document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways: {width}px"
+    page.goto(app_url + "#/new/wizard")
+    page.wait_for_selector("[data-testid=new-game-form]")
+    shot(page, "19-phone-new-game")
+
+
+def finished_record_minus_last_human_move() -> dict[str, Any]:
+    """A 3-player game played to the end by the engine, less seat 0's last move and after."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine"))
+    try:
+        from tapete.api import handle
+    finally:
+        sys.path.pop(0)
+
+    def call(**request: Any) -> Any:
+        answer = json.loads(handle(json.dumps(request)))
+        assert answer["ok"], answer
+        return answer["result"]
+
+    seats = [
+        {"kind": "human"},
+        {"kind": "bot", "level": "heuristic"},
+        {"kind": "bot", "level": "random"},
+    ]
+    snap = call(op="new_game", game="wizard", seed="OVER", players=3)
+    moves: list[dict[str, Any]] = []
+    while snap["to_move"] is not None:
+        seat = snap["to_move"]
+        level = seats[seat].get("level", "heuristic")
+        snap = call(
+            op="bot_move", game="wizard", state=snap["state"], seat=seat, level=level,
+            bot_seed=len(moves),
+        )
+        moves.append({"seat": seat, "move": snap["move"]})
+    last = max(i for i, move in enumerate(moves) if move["seat"] == 0)
+    return {
+        "game": "wizard", "engine_version": "e2e", "seed": "OVER", "players": 3,
+        "options": snap["state"]["options"], "seats": seats, "moves": moves[:last],
+    }
+
+
+def test_update_waits_until_the_game_is_left(browser: Any, tmp_path: Path) -> None:
+    """A new version installs in the background but takes over only away from a game."""
+    build = load_build_module()
+    dist = tmp_path / "dist"
+    build.build(dist)
+    server, url = build.serve_in_thread(dist, port=0)
+    origin = url.rstrip("/")
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    context.add_init_script(FAST_BOTS)
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    try:
+        page = context.new_page()
+        open_link(page, url, LINK3)
+        wait_until(page, "!!navigator.serviceWorker.controller", timeout=60)
+        old = json.loads((dist / "build.json").read_text())["build"]
+        assert js(page, "caches.keys()") == [f"tapete-{old}"]
+        # A new version appears on the server.
+        sw = dist / "sw.js"
+        sw.write_text(sw.read_text().replace(f'"version": "{old}"', '"version": "e2e-update"'))
+        js(page, "navigator.serviceWorker.getRegistration().then((r) => r.update())")
+        banner = page.wait_for_selector("[data-testid=update-banner]:not([hidden])", timeout=60_000)
+        assert "when this game is over" in banner.inner_text()
+        shot(page, "20-update-ready-in-game")
+        assert step(page) in ("bid", "play", "trump")  # the game goes on, on the old version
+        assert sorted(js(page, "caches.keys()")) == sorted([f"tapete-{old}", "tapete-e2e-update"])
+        # Leaving the game lets the new version take over (the page reloads on the home screen).
+        page.click("[data-testid=brand]")
+        only_new = "caches.keys().then((k) => k.length === 1 && k[0] === 'tapete-e2e-update')"
+        wait_until(page, only_new, timeout=60)
+        page.wait_for_selector("[data-testid=home]")
+        wait_ready(page)
+        assert page.locator("[data-testid=continue]").count() == 1
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
+    assert all(url.startswith(origin) for url in requests), requests[:5]

@@ -1,0 +1,422 @@
+// Tapete's controller: loads build.json and the strings, starts the engine worker, routes the
+// hash (#/, #/new/<game>, #/play, deal links #/<game>?seed=...), and owns the current game.
+
+import { EngineClient } from "./engine-client.js";
+import { h, mount } from "./dom.js";
+import { applyTranslations, language, preferredLanguage, setLanguage, t } from "./i18n.js";
+import { parseDealLink } from "./deal-link.js";
+import * as wizard from "./render/wizard.js";
+import { finishGame, loadAutosave, loadSettings, saveGame, saveSettings, setAsideAutosave } from "./store.js";
+import { applyUpdateIfIdle, activateWaiting, registerServiceWorker } from "./sw-update.js";
+import { renderGameOver } from "./ui/game-over.js";
+import { renderHome } from "./ui/home.js";
+import { errorText } from "./ui/messages.js";
+import { renderNewGame } from "./ui/new-game.js";
+import { closeOverlay, showOverlay } from "./ui/overlay.js";
+import { PlayScreen } from "./ui/play.js";
+import { dealUrl, shareDeal } from "./ui/share.js";
+
+/** Games the page can draw. A game in build.json without a renderer is not offered. */
+const RENDERERS = { wizard };
+
+/** Errors that mean "this input is wrong", not "the engine is broken". */
+const INPUT_ERRORS = ["bad_option", "unknown_game", "bad_request", "bad_state", "invalid_move", "illegal_move"];
+
+const app = {
+  /** @type {any} */ build: null,
+  /** @type {EngineClient} */ engine: null,
+  settings: loadSettings(),
+  /** @type {import("./ui/play.js").Game | null} */ game: null,
+  /** @type {PlayScreen | null} */ session: null,
+  over: false,
+  /** Messages waiting for the home screen. @type {string[]} */ messages: [],
+  updateReady: false,
+  screen: "",
+  /** Bumped by every navigation: an answer that comes back after the player left is dropped. */
+  visit: 0,
+};
+
+/** A check that the screen that started some async work is still the one shown. */
+function stillOn(visit) {
+  return visit === app.visit;
+}
+
+const root = () => document.getElementById("app");
+
+function setEngineStatus(status) {
+  document.documentElement.dataset.engine = status;
+}
+
+function catalogues() {
+  return (app.build?.games || []).filter((game) => game.id in RENDERERS);
+}
+
+// -- header: engine status, settings, update banner ------------------------------------------
+
+function drawEngineStatus() {
+  const el = document.getElementById("engine-status");
+  const { status, bootStage } = app.engine;
+  el.dataset.state = status;
+  if (status === "ready") {
+    el.textContent = t("engine.ready");
+    el.title = t("engine.versions", app.engine.info);
+  } else if (status === "fatal") {
+    el.textContent = t("engine.fatal.short");
+  } else {
+    const total = Math.max(1, bootStage.total);
+    el.replaceChildren(
+      h("span", { class: "spinner", "aria-hidden": "true" }),
+      h("span", null, t(`engine.boot.${bootStage.stage}`, { done: bootStage.done, total })),
+      h("progress", { max: total, value: bootStage.done }),
+    );
+  }
+}
+
+function drawSettings() {
+  const fast = document.getElementById("fast-bots");
+  fast.checked = app.settings.fastBots;
+  const lang = document.getElementById("lang-select");
+  lang.value = language();
+}
+
+function drawUpdateBanner() {
+  const banner = document.getElementById("update-banner");
+  banner.hidden = !app.updateReady;
+  if (!app.updateReady) return;
+  mount(
+    banner,
+    h("span", null, t(inGame() ? "update.ready_in_game" : "update.ready")),
+    inGame() ? null : h("button", { type: "button", class: "ghost", dataset: { testid: "update-now" }, onclick: () => activateWaiting() }, t("update.now")),
+  );
+}
+
+function wireHeader() {
+  document.getElementById("fast-bots").addEventListener("change", (event) => {
+    app.settings.fastBots = event.target.checked;
+    saveSettings(app.settings);
+  });
+  document.getElementById("lang-select").addEventListener("change", (event) => changeLanguage(event.target.value));
+}
+
+async function changeLanguage(lang) {
+  await setLanguage(lang, { save: true });
+  drawSettings();
+  drawEngineStatus();
+  drawUpdateBanner();
+  if (app.session) app.session.render();
+  else route();
+}
+
+// -- screens ----------------------------------------------------------------------------------
+
+function inGame() {
+  return app.screen === "play" && !app.over;
+}
+
+function goHome(message) {
+  if (message) app.messages.push(message);
+  if (location.hash && location.hash !== "#/" && location.hash !== "#") history.replaceState(null, "", "#/");
+  showHome();
+}
+
+function showHome() {
+  app.screen = "home";
+  document.title = t("app.name");
+  const loaded = loadAutosave();
+  if (loaded && loaded.error) {
+    const key = setAsideAutosave();
+    app.messages.push(t("save.broken", { key: key || "" }));
+  }
+  const saved = loaded && loaded.record ? loaded.record : null;
+  renderHome(root(), {
+    games: catalogues(),
+    saved,
+    messages: app.messages,
+    onLanguage: (lang) => changeLanguage(lang),
+  });
+  app.messages = [];
+  drawUpdateBanner();
+  applyUpdateIfIdle();
+}
+
+function showNewGame(id) {
+  app.screen = "new";
+  const catalogue = catalogues().find((c) => c.id === id);
+  if (!catalogue) return goHome(t("link.unknown_game", { game: id.slice(0, 24) }));
+  document.title = `${t("newgame.title", { game: t(`game.${id}.name`) })} · ${t("app.name")}`;
+  renderNewGame(root(), catalogue, {
+    initial: app.lastSetup && app.lastSetup.game === id ? app.lastSetup : null,
+    engineReady: () => app.engine.status === "ready",
+    onStart: async (setup) => {
+      const visit = app.visit;
+      app.lastSetup = setup;
+      let snap;
+      try {
+        snap = await newGame(setup);
+      } catch (error) {
+        if (isInputError(error)) return errorText(error, setup.game);
+        showFatal(error);
+        return null;
+      }
+      if (!stillOn(visit)) return null;
+      adoptGame(setup, snap);
+      location.hash = "#/play";
+      return null;
+    },
+  });
+}
+
+function showLoading(text) {
+  mount(root(), h("div", { class: "loading panel", dataset: { testid: "loading" } }, h("span", { class: "spinner big", "aria-hidden": "true" }), h("p", null, text)));
+}
+
+function isInputError(error) {
+  return error && INPUT_ERRORS.includes(error.code);
+}
+
+function firstHuman(seats) {
+  return Math.max(0, seats.findIndex((s) => s.kind === "human"));
+}
+
+/** Ask the engine for a new game (nothing is saved yet). */
+function newGame(setup) {
+  return app.engine.call("new_game", {
+    game: setup.game,
+    seed: setup.seed,
+    options: setup.options,
+    players: setup.players,
+    view_seat: firstHuman(setup.seats),
+  });
+}
+
+/** A new game accepted by the engine becomes the current game and the autosave. */
+function adoptGame(setup, snap) {
+  const record = {
+    game: setup.game,
+    engine_version: app.engine.info?.engine_version || app.build.engine_version,
+    seed: setup.seed,
+    options: snap.view.options || setup.options,
+    players: setup.players,
+    seats: setup.seats,
+    moves: [],
+  };
+  stopSession();
+  app.game = { record, snap, viewer: firstHuman(setup.seats), shown: null };
+  app.over = false;
+  saveGame(record);
+}
+
+function stopSession() {
+  if (app.session) app.session.stop();
+  app.session = null;
+}
+
+async function showPlay() {
+  app.screen = "play";
+  const visit = app.visit;
+  if (!app.game) {
+    const loaded = loadAutosave();
+    if (!loaded) return goHome();
+    if (loaded.error) {
+      const key = setAsideAutosave();
+      return goHome(t("save.broken", { key: key || "" }));
+    }
+    const record = loaded.record;
+    if (!(record.game in RENDERERS)) {
+      const key = setAsideAutosave();
+      return goHome(t("save.broken", { key: key || "" }));
+    }
+    showLoading(app.engine.status === "ready" ? t("play.restoring") : t("play.restoring_wait"));
+    const viewer = firstHuman(record.seats);
+    let snap;
+    try {
+      snap = await app.engine.call("replay", { record, view_seat: viewer }, { timeout: 90_000 });
+    } catch (error) {
+      if (isInputError(error)) {
+        const key = setAsideAutosave();
+        return goHome(t("save.broken", { key: key || "" }) + " " + errorText(error, record.game));
+      }
+      return showFatal(error);
+    }
+    if (!stillOn(visit)) return;
+    app.game = { record, snap, viewer, shown: null };
+    app.over = Boolean(snap.outcome);
+  }
+  if (app.game.snap.outcome) return showOver(app.game);
+  document.title = `${t(`game.${app.game.record.game}.name`)} · ${t("app.name")}`;
+  stopSession();
+  app.session = new PlayScreen(
+    {
+      engine: app.engine,
+      root: root(),
+      renderer: RENDERERS[app.game.record.game],
+      settings: app.settings,
+      share: (record) => shareDeal(record),
+      onOver: (game) => showOver(game),
+      onFatal: (error) => (isInputError(error) ? app.session?.showError(errorText(error, app.game.record.game)) : showFatal(error)),
+    },
+    app.game,
+  );
+  app.session.start();
+  drawUpdateBanner();
+}
+
+function showOver(game) {
+  stopSession();
+  app.over = true;
+  finishGame(game.record);
+  const record = game.record;
+  const names = new PlayScreen({}, game).names();
+  const setupOf = (seed) => ({ game: record.game, seed, players: record.players, seats: record.seats, options: record.options });
+  const restart = async (seed) => {
+    const visit = app.visit;
+    const setup = setupOf(seed);
+    showLoading(t("newgame.starting"));
+    let snap;
+    try {
+      snap = await newGame(setup);
+    } catch (error) {
+      return isInputError(error) ? goHome(errorText(error, record.game)) : showFatal(error);
+    }
+    if (!stillOn(visit)) return;
+    adoptGame(setup, snap);
+    showPlay();
+  };
+  renderGameOver(root(), {
+    renderer: RENDERERS[record.game],
+    snap: game.snap,
+    names,
+    onAgain: () => restart(record.seed),
+    onNewDeal: () => restart(randomSeedFor()),
+    onShare: () => shareDeal(record),
+  });
+  drawUpdateBanner();
+}
+
+function randomSeedFor() {
+  const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+  const bytes = new Uint8Array(6);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join("");
+}
+
+/** A deal link: check it, let the engine start it, and only then replace the saved game. */
+async function openDealLink(path) {
+  app.screen = "link";
+  const visit = app.visit;
+  const parsed = parseDealLink(path, catalogues());
+  if ("error" in parsed) return goHome(t(parsed.error, parsed.params || {}));
+  const setup = parsed.setup;
+  showLoading(app.engine.status === "ready" ? t("link.dealing") : t("link.dealing_wait"));
+  const saved = loadAutosave();
+  const hadGame = Boolean(saved && saved.record);
+  let snap;
+  try {
+    // The engine checks the deal first: a refused link leaves the saved game alone.
+    snap = await newGame(setup);
+    if (!stillOn(visit)) return;
+    if (hadGame) {
+      const replace = await showOverlay(
+        (close) =>
+          h(
+            "div",
+            { class: "panel" },
+            h("h2", null, t("link.replace.title")),
+            h("p", null, t("link.replace.body")),
+            h(
+              "div",
+              { class: "panel-actions" },
+              h("button", { type: "button", class: "ghost", dataset: { testid: "keep-game" }, onclick: () => close(false) }, t("link.replace.keep")),
+              h("button", { type: "button", class: "primary", dataset: { testid: "replace-game" }, onclick: () => close(true) }, t("link.replace.start")),
+            ),
+          ),
+        { testid: "replace-dialog" },
+      );
+      if (!stillOn(visit)) return;
+      if (!replace) return goHome();
+    }
+  } catch (error) {
+    if (!stillOn(visit)) return;
+    if (isInputError(error)) return goHome(errorText(error, setup.game));
+    return showFatal(error);
+  }
+  adoptGame(setup, snap);
+  history.replaceState(null, "", "#/play");
+  showPlay();
+}
+
+function showFatal(error) {
+  const message = (error && error.message) || String(error);
+  console.error("tapete:", error);
+  closeOverlay();
+  showOverlay(
+    () =>
+      h(
+        "div",
+        { class: "panel", dataset: { testid: "fatal" } },
+        h("h2", null, t("engine.fatal.title")),
+        h("p", null, t("engine.fatal.body")),
+        h("pre", { class: "small" }, message.slice(0, 400)),
+        h("div", { class: "panel-actions" }, h("button", { type: "button", class: "primary", onclick: () => location.reload() }, t("engine.reload"))),
+      ),
+    { testid: "fatal-dialog" },
+  );
+}
+
+// -- routing ----------------------------------------------------------------------------------
+
+function route() {
+  app.visit += 1;
+  const hash = location.hash.replace(/^#\/?/, "");
+  if (hash !== "play") stopSession();
+  closeOverlay();
+  if (hash === "" ) return showHome();
+  if (hash === "play") return showPlay();
+  if (hash.startsWith("new/")) return showNewGame(hash.slice(4));
+  return openDealLink(hash);
+}
+
+async function main() {
+  setEngineStatus("booting");
+  // Python boots in the worker while the page loads its strings and build.json.
+  app.engine = new EngineClient();
+  app.engine.start();
+  await setLanguage(preferredLanguage());
+  try {
+    const response = await fetch("build.json", { cache: "no-cache" });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    app.build = await response.json();
+  } catch (error) {
+    mount(root(), h("div", { class: "panel notice", role: "alert", dataset: { testid: "no-build" } }, t("app.no_build", { error: String(error.message || error) })));
+    setEngineStatus("fatal");
+    return;
+  }
+  app.engine.addEventListener("boot", drawEngineStatus);
+  app.engine.addEventListener("ready", () => {
+    setEngineStatus("ready");
+    drawEngineStatus();
+  });
+  app.engine.addEventListener("fatal", (event) => {
+    setEngineStatus("fatal");
+    drawEngineStatus();
+    showFatal(new Error(event.detail.message));
+  });
+  if (app.engine.status !== "booting") setEngineStatus(app.engine.status);
+  if (app.engine.status === "fatal") showFatal(new Error(app.engine.fatalMessage));
+  drawEngineStatus();
+  wireHeader();
+  drawSettings();
+  applyTranslations(document);
+  window.addEventListener("hashchange", route);
+  route();
+  registerServiceWorker({
+    inGame,
+    onUpdateReady: (ready) => {
+      app.updateReady = ready;
+      drawUpdateBanner();
+    },
+  });
+  window.tapete = { app, dealUrl }; // for debugging in the console
+}
+
+main();

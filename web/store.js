@@ -1,0 +1,112 @@
+// Saves and settings in localStorage. A game record (docs/CONTRACTS.md) is autosaved after every
+// move; a record that cannot be read is moved aside to "tapete.broken.<timestamp>", never deleted.
+
+const AUTOSAVE = "tapete.autosave";
+const LAST = "tapete.last";
+const BROKEN_PREFIX = "tapete.broken.";
+const SETTINGS = "tapete.settings";
+
+/** @typedef {{kind: "human" | "bot", level?: string}} Seat */
+/** @typedef {{game: string, engine_version: string, seed: string, options: object, players: number, seats: Seat[], moves: {seat: number, move: string}[]}} GameRecord */
+
+function read(key) {
+  try { return localStorage.getItem(key); } catch { return null; }
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(key, value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The raw autosave text, or null. */
+export function autosaveText() {
+  return read(AUTOSAVE);
+}
+
+/**
+ * The autosaved record, checked for shape, or an error naming what is wrong.
+ * @returns {{record: GameRecord} | {error: string} | null}
+ */
+export function loadAutosave() {
+  const text = read(AUTOSAVE);
+  if (text === null) return null;
+  let record;
+  try {
+    record = JSON.parse(text);
+  } catch (error) {
+    return { error: `not JSON: ${error.message}` };
+  }
+  const problem = recordProblem(record);
+  return problem ? { error: problem } : { record };
+}
+
+/** Why a value is not a game record, or "" when it has the right shape. */
+export function recordProblem(record) {
+  if (!record || typeof record !== "object" || Array.isArray(record)) return "not an object";
+  if (typeof record.game !== "string" || !/^[a-z][a-z0-9_]{0,31}$/.test(record.game)) return "bad game";
+  if (typeof record.seed !== "string" || record.seed.length > 32) return "bad seed";
+  if (!Number.isInteger(record.players) || record.players < 1 || record.players > 16) return "bad players";
+  if (!record.options || typeof record.options !== "object" || Array.isArray(record.options)) return "bad options";
+  if (!Array.isArray(record.seats) || record.seats.length !== record.players) return "bad seats";
+  for (const seat of record.seats) {
+    if (!seat || (seat.kind !== "human" && seat.kind !== "bot")) return "bad seat";
+    if (seat.kind === "bot" && typeof seat.level !== "string") return "bad bot level";
+  }
+  if (!record.seats.some((seat) => seat.kind === "human")) return "no human seat";
+  if (!Array.isArray(record.moves)) return "bad moves";
+  for (const entry of record.moves) {
+    if (!entry || !Number.isInteger(entry.seat) || typeof entry.move !== "string") return "bad move";
+  }
+  return "";
+}
+
+export function saveGame(record) {
+  return write(AUTOSAVE, JSON.stringify(record));
+}
+
+/** A finished game leaves the autosave (so "continue" is offered only for a running game). */
+export function finishGame(record) {
+  write(LAST, JSON.stringify(record));
+  try { localStorage.removeItem(AUTOSAVE); } catch { /* ignore */ }
+}
+
+/** Move the autosave aside under a broken key; returns that key. */
+export function setAsideAutosave() {
+  const text = read(AUTOSAVE);
+  if (text === null) return null;
+  let key = BROKEN_PREFIX + Date.now();
+  while (read(key) !== null) key += "_";
+  if (!write(key, text)) return null; // keep it where it is rather than lose it
+  try { localStorage.removeItem(AUTOSAVE); } catch { /* ignore */ }
+  return key;
+}
+
+export function brokenKeys() {
+  const keys = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith(BROKEN_PREFIX)) keys.push(key);
+    }
+  } catch { /* ignore */ }
+  return keys.sort();
+}
+
+/** @returns {{fastBots: boolean}} */
+export function loadSettings() {
+  const defaults = { fastBots: false };
+  try {
+    const saved = JSON.parse(read(SETTINGS) || "{}");
+    return { ...defaults, fastBots: saved.fastBots === true };
+  } catch {
+    return defaults;
+  }
+}
+
+export function saveSettings(settings) {
+  write(SETTINGS, JSON.stringify(settings));
+}

@@ -1,0 +1,54 @@
+// Service worker registration and the update policy: a new version never takes over in the
+// middle of a game. It is activated (skipWaiting) only when no game runs; otherwise the page
+// shows "update ready" and waits.
+
+let registration = null;
+let requested = false;
+
+/**
+ * @param {{inGame: () => boolean, onUpdateReady: (ready: boolean) => void}} hooks
+ */
+export async function registerServiceWorker(hooks) {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    // The first install claims the page: nothing to reload. Later, only an update we asked for.
+    if (requested) location.reload();
+  });
+  try {
+    registration = await navigator.serviceWorker.register("sw.js");
+  } catch (error) {
+    console.warn("service worker not registered:", error);
+    return;
+  }
+  const check = () => {
+    if (registration.waiting && navigator.serviceWorker.controller) {
+      if (!hooks.inGame()) activateWaiting();
+      else hooks.onUpdateReady(true);
+    }
+  };
+  registration.addEventListener("updatefound", () => {
+    const worker = registration.installing;
+    if (!worker) return;
+    worker.addEventListener("statechange", () => {
+      if (worker.state === "installed") check();
+    });
+  });
+  check();
+}
+
+/** Tell a waiting worker to take over; the page reloads on controllerchange. */
+export async function activateWaiting() {
+  if (!registration) return false;
+  // Ask the browser afresh: the registration's state may have moved since the last event.
+  const current = (await navigator.serviceWorker.getRegistration()) || registration;
+  const waiting = current.waiting;
+  if (!waiting || !navigator.serviceWorker.controller) return false;
+  requested = true;
+  waiting.postMessage({ type: "skipWaiting" });
+  return true;
+}
+
+/** Called when no game is running (home screen): take a waiting update now. */
+export function applyUpdateIfIdle() {
+  return activateWaiting();
+}

@@ -1,0 +1,67 @@
+// The home screen: the games that have a renderer, "continue" when a game is saved, rules links,
+// and any message (a broken link, a save that could not be restored).
+
+import { h, mount } from "../dom.js";
+import { language, t } from "../i18n.js";
+import { glyph } from "../render/cards.js";
+
+/**
+ * @param {HTMLElement} root
+ * @param {{games: object[], saved: object | null, messages: string[], onLanguage: (lang: string) => void}} p
+ */
+export function renderHome(root, p) {
+  const messages = p.messages.map((text) =>
+    h("div", { class: "notice", role: "alert", dataset: { testid: "home-message" } }, text),
+  );
+  const cont = p.saved
+    ? h(
+        "section",
+        { class: "continue panel", dataset: { testid: "continue-panel" } },
+        h("div", null, h("h2", null, t("home.continue.title")), h("p", null, t("home.continue.body", { game: t(`game.${p.saved.game}.name`), seed: p.saved.seed, moves: p.saved.moves.length }))),
+        h("a", { class: "button primary", href: "#/play", dataset: { testid: "continue" } }, t("home.continue")),
+      )
+    : null;
+  const games = h(
+    "section",
+    { class: "games" },
+    p.games.map((game) =>
+      h(
+        "article",
+        { class: "game-tile", dataset: { testid: `game-${game.id}` } },
+        h("div", { class: "game-art", "aria-hidden": "true" }, ["Z", "R", "B", "G", "Y"].map((kind) => glyph(kind, `glyph art-${kind}`))),
+        h("h2", null, t(`game.${game.id}.name`)),
+        h("p", { class: "tagline" }, t(`game.${game.id}.tagline`)),
+        h("p", { class: "meta" }, t("home.players", { min: game.min_players, max: game.max_players })),
+        h(
+          "div",
+          { class: "tile-actions" },
+          h("a", { class: "button primary", href: `#/new/${game.id}`, dataset: { testid: `new-${game.id}` } }, t("home.new_game")),
+          h("a", { class: "button ghost", href: `rules/${game.id}.${language()}.html`, dataset: { testid: `rules-${game.id}` } }, t("home.rules")),
+        ),
+      ),
+    ),
+  );
+  const langs = h(
+    "div",
+    { class: "lang-switch", role: "group", "aria-label": t("settings.language") },
+    ["en", "es"].map((lang) =>
+      h(
+        "button",
+        { type: "button", class: ["ghost", language() === lang ? "active" : null], "aria-pressed": String(language() === lang), dataset: { testid: `lang-${lang}` }, onclick: () => p.onLanguage(lang) },
+        t(`lang.${lang}`),
+      ),
+    ),
+  );
+  mount(
+    root,
+    h(
+      "div",
+      { class: "home", dataset: { testid: "home" } },
+      h("section", { class: "hero" }, h("h1", null, t("app.name")), h("p", null, t("home.tagline"))),
+      messages,
+      cont,
+      games,
+      h("footer", { class: "home-footer" }, langs, h("p", { class: "small" }, t("home.offline_note"))),
+    ),
+  );
+}

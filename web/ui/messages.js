@@ -1,0 +1,37 @@
+// Engine errors -> a sentence in the player's language: `reason.<reason>` for illegal moves,
+// `error.<code>` otherwise, with details (suit, card, option, max, forbidden) as placeholders.
+
+import { has, t } from "../i18n.js";
+import { cardName } from "../render/cards.js";
+
+/** The translated label of an option of a game (falls back to its name). */
+export function optionLabel(game, name) {
+  const key = `opt.${game}.${name}`;
+  return has(key) ? t(key) : name;
+}
+
+/** The translated label of an option's value (falls back to the value). */
+export function optionValueLabel(game, name, value) {
+  const key = `opt.${game}.${name}.${value}`;
+  return has(key) ? t(key) : String(value);
+}
+
+/**
+ * @param {any} error an EngineError (with .info) or a plain {code, message, reason?, ...}
+ * @param {string} [game]
+ */
+export function errorText(error, game = "wizard") {
+  const info = (error && error.info) || error || {};
+  const params = { ...info };
+  if (typeof info.suit === "string") params.suit = t(`suit.${info.suit}`);
+  if (typeof info.card === "string") params.card = cardName(info.card, t);
+  if (typeof info.option === "string") params.option = optionLabel(game, info.option);
+  if (info.code === "illegal_move") {
+    const key = `reason.${info.reason}`;
+    return has(key) ? t(key, params) : t("reason.generic", { message: info.message || "" });
+  }
+  const specific = `error.${info.code}.${info.option}`;
+  if (info.code === "bad_option" && info.option && has(specific)) return t(specific, params);
+  const key = `error.${info.code}`;
+  return has(key) ? t(key, params) : t("error.generic", { message: info.message || String(error) });
+}

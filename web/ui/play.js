@@ -1,0 +1,283 @@
+// The game controller: holds the game record and the latest snapshot, asks the engine for every
+// move (human clicks and bot turns), autosaves after each move, paces bots, pauses on finished
+// tricks and rounds, and shows the hot-seat hand-over between two human players.
+
+import { h, mount, sleep } from "../dom.js";
+import { t } from "../i18n.js";
+import { saveGame } from "../store.js";
+import { errorText } from "./messages.js";
+import { showOverlay, closeOverlay } from "./overlay.js";
+
+/** Pacing in milliseconds: [normal, fast bots]. */
+const PACE = { bot: [700, 40], trick: [1500, 200] };
+/** A searching bot may think for a while inside Pyodide. */
+const BOT_TIMEOUT_MS = 180_000;
+
+/**
+ * @typedef {object} Game
+ * @property {import("../store.js").GameRecord} record
+ * @property {object} snap  the latest snapshot {state, to_move, outcome, view, legal_moves}
+ * @property {number} viewer the seat whose view `snap` holds
+ * @property {number|null} shown the human last shown the table (hot-seat), null before anyone
+ */
+
+export class PlayScreen {
+  /**
+   * @param {object} ctx {engine, root, renderer, settings, onOver(game), onFatal(error)}
+   * @param {Game} game
+   */
+  constructor(ctx, game) {
+    this.ctx = ctx;
+    this.game = game;
+    this.stopped = false;
+    this.busy = true;
+    this.looping = false;
+    this.message = "";
+    this.trickShown = null;
+    this.displayView = null;
+    this.hideHand = false;
+  }
+
+  get record() {
+    return this.game.record;
+  }
+
+  humans() {
+    return this.record.seats.map((s, i) => (s.kind === "human" ? i : -1)).filter((i) => i >= 0);
+  }
+
+  names() {
+    const humans = this.humans();
+    return this.record.seats.map((seat, i) =>
+      seat.kind === "bot" ? t("seat.bot", { n: i + 1 }) : humans.length === 1 ? t("seat.you") : t("seat.player", { n: i + 1 }),
+    );
+  }
+
+  pace(kind) {
+    return PACE[kind][this.ctx.settings.fastBots ? 1 : 0];
+  }
+
+  start() {
+    this.hideHand = this.humans().length > 1 && this.game.shown === null;
+    this.render();
+    this.loop();
+  }
+
+  stop() {
+    this.stopped = true;
+    closeOverlay();
+  }
+
+  statusText(view) {
+    if (view.phase === "over") return t("status.over");
+    const seat = view.to_move;
+    const name = this.names()[seat];
+    const mine = seat === this.game.viewer && !this.hideHand;
+    if (this.trickShown) return t("status.trick_won", { name: this.names()[this.trickShown.winner] });
+    if (mine) return t(`status.you.${view.phase}`);
+    return t(`status.other.${view.phase}`, { name });
+  }
+
+  render() {
+    if (this.stopped) return;
+    const { renderer, root } = this.ctx;
+    const view = this.displayView || this.game.snap.view;
+    const names = this.names();
+    const table = renderer.renderTable({
+      view,
+      legal: this.displayView || this.hideHand ? [] : this.game.snap.legal_moves || [],
+      names,
+      bots: this.record.seats.map((s) => s.kind === "bot"),
+      viewer: this.game.viewer,
+      t,
+      onMove: (move) => this.onMove(move),
+      interactive: !this.busy,
+      trickShown: this.trickShown,
+      status: this.statusText(view),
+      message: this.message,
+      hideHand: this.hideHand,
+    });
+    const bar = h(
+      "div",
+      { class: "table-bar" },
+      h("button", { type: "button", class: "ghost", dataset: { testid: "show-scores" }, onclick: () => this.showScores() }, t("table.scores")),
+      h("button", { type: "button", class: "ghost", dataset: { testid: "share" }, onclick: () => this.ctx.share(this.record) }, t("table.share")),
+      h("a", { class: "ghost button", href: `rules/${this.record.game}.${document.documentElement.lang || "en"}.html`, target: "_blank", rel: "noopener" }, t("home.rules")),
+    );
+    // Cards already on the table keep still; only a newly played card slides in.
+    const shown = new Set([...root.querySelectorAll(".trick-card")].map((card) => card.dataset.card));
+    for (const card of table.querySelectorAll(".trick-card")) if (shown.has(card.dataset.card)) card.classList.add("settled");
+    mount(root, h("div", { class: "play", dataset: { testid: "play", seed: this.record.seed, moves: this.record.moves.length } }, table, bar));
+  }
+
+  showScores() {
+    const view = this.game.snap.view;
+    showOverlay(
+      (close) =>
+        h(
+          "div",
+          { class: "panel wide" },
+          h("h2", null, t("sheet.title")),
+          this.ctx.renderer.renderScoreSheet(view, this.names(), t),
+          h("div", { class: "panel-actions" }, h("button", { type: "button", class: "primary", dataset: { testid: "close-scores" }, onclick: () => close() }, t("common.close"))),
+        ),
+      { testid: "scores" },
+    );
+  }
+
+  /** The engine call loop: bots move, humans are waited for (their clicks restart it). */
+  async loop() {
+    if (this.looping || this.stopped) return;
+    this.looping = true;
+    try {
+      while (!this.stopped) {
+        const snap = this.game.snap;
+        if (snap.outcome) {
+          this.ctx.onOver(this.game);
+          return;
+        }
+        const seat = snap.to_move;
+        const who = this.record.seats[seat];
+        if (who.kind === "bot") {
+          this.busy = true;
+          this.render();
+          await sleep(this.pace("bot"));
+          if (this.stopped) return;
+          const result = await this.ctx.engine.call("bot_move", {
+            game: this.record.game,
+            state: snap.state,
+            seat,
+            level: who.level,
+            bot_seed: this.record.moves.length,
+            view_seat: this.game.viewer,
+          }, { timeout: BOT_TIMEOUT_MS });
+          if (this.stopped) return;
+          await this.commit(seat, result.move, result);
+          continue;
+        }
+        if (this.humans().length > 1 && seat !== this.game.shown) {
+          await this.handOver(seat);
+          if (this.stopped) return;
+        }
+        if (seat !== this.game.viewer) {
+          const result = await this.ctx.engine.call("view", { game: this.record.game, state: snap.state, seat });
+          if (this.stopped) return;
+          this.game.snap = result;
+          this.game.viewer = seat;
+        }
+        this.busy = false;
+        this.render();
+        return; // wait for the player's click
+      }
+    } catch (error) {
+      if (!this.stopped) this.ctx.onFatal(error);
+    } finally {
+      this.looping = false;
+    }
+  }
+
+  async handOver(seat) {
+    this.hideHand = true;
+    this.busy = true;
+    this.render();
+    await showOverlay(
+      (close) =>
+        h(
+          "div",
+          { class: "panel handover-panel" },
+          h("div", { class: "handover-icon", "aria-hidden": "true" }, "⇄"),
+          h("h2", null, t("handover.title", { name: this.names()[seat] })),
+          h("p", null, t("handover.body", { name: this.names()[seat] })),
+          h("button", { type: "button", class: "primary big", dataset: { testid: "handover-ready" }, onclick: () => close() }, t("handover.ready", { name: this.names()[seat] })),
+        ),
+      { testid: "handover", opaque: true },
+    );
+    this.game.shown = seat;
+    this.hideHand = false;
+  }
+
+  /** A human's click: the engine decides; a refusal shows the translated reason. */
+  async onMove(move) {
+    if (this.busy || this.stopped) return;
+    const snap = this.game.snap;
+    if (snap.to_move !== this.game.viewer) {
+      this.message = t("msg.not_your_turn");
+      this.render();
+      return;
+    }
+    this.busy = true;
+    this.message = "";
+    this.render();
+    let result;
+    try {
+      result = await this.ctx.engine.call("apply", {
+        game: this.record.game,
+        state: snap.state,
+        seat: this.game.viewer,
+        move,
+        view_seat: this.game.viewer,
+      });
+    } catch (error) {
+      if (this.stopped) return;
+      if (["illegal_move", "invalid_move", "not_your_turn", "game_over"].includes(error.code)) {
+        this.message = errorText(error, this.record.game);
+        this.busy = false;
+        this.render();
+        return;
+      }
+      this.ctx.onFatal(error);
+      return;
+    }
+    if (this.stopped) return;
+    await this.commit(this.game.viewer, move, result);
+    this.loop();
+  }
+
+  /** Record a move, autosave, and show what it finished (a trick, a round). */
+  async commit(seat, move, result) {
+    const prev = this.game.snap.view;
+    this.record.moves.push({ seat, move });
+    const { move: _ignored, ...snap } = result;
+    this.game.snap = snap;
+    saveGame(this.record);
+    const change = this.ctx.renderer.describeTransition(prev, snap.view, move, seat);
+    if (change.trick) {
+      this.trickShown = change.trick;
+      this.displayView = change.view;
+      this.busy = true;
+      this.render();
+      await sleep(this.pace("trick"));
+      if (this.stopped) return;
+      if (change.roundEnded) await this.showRound(change.roundEnded);
+      this.trickShown = null;
+      this.displayView = null;
+    }
+    this.render();
+  }
+
+  async showRound(row) {
+    const names = this.names();
+    await showOverlay(
+      (close) =>
+        h(
+          "div",
+          { class: "panel" },
+          h("h2", null, t("round.title", { round: row.round })),
+          this.ctx.renderer.renderRoundResult(row, names, t),
+          h(
+            "div",
+            { class: "panel-actions" },
+            h("button", { type: "button", class: "primary", dataset: { testid: "round-continue" }, onclick: () => close() }, t("round.continue")),
+          ),
+        ),
+      { testid: "round-summary" },
+    );
+  }
+
+  /** Show an engine failure that is not the player's fault. */
+  showError(text) {
+    this.message = text;
+    this.busy = false;
+    this.render();
+  }
+}

@@ -29,9 +29,11 @@ def get_game(game_id: object) -> Any:
 
 
 def _register_all() -> None:
+    from .willie import GAME as willie
     from .wizard import GAME as wizard
 
     register(wizard)
+    register(willie)
 
 
 _register_all()

@@ -103,7 +103,9 @@ def test_random_playout(game_id: str, seed: str, players: int) -> None:
     outcome = game.outcome(state)
     assert outcome is not None and game.to_move(state) is None
     assert len(outcome.scores) == game.players(state)
-    assert outcome.winners and all(0 <= w < game.players(state) for w in outcome.winners)
+    assert all(0 <= w < game.players(state) for w in outcome.winners)
+    # somebody wins a game between players; a solo game can be lost (the Wolf wins)
+    assert outcome.winners or game.players(state) == 1
     json.dumps(outcome.to_json())
 
 

@@ -12,6 +12,12 @@ from tapete.bots import bot_for, choose_move
 from tapete.errors import BadOptionError
 from tapete.rng import Rng
 
+@pytest.fixture(autouse=True)
+def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The searching bots' real code path at 5% of their budgets (test_ismcts runs them full)."""
+    monkeypatch.setenv("TAPETE_BOT_BUDGET", "0.05")
+
+
 LEVELS = [(game_id, level) for game_id in sorted(GAMES) for level in GAMES[game_id].bot_levels]
 
 

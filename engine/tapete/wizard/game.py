@@ -143,14 +143,20 @@ class Wizard(Game[WizardState, Move]):
     max_players = 6
     default_players = 4
     options_spec = OPTIONS
-    bot_levels = ("random", "heuristic")
+    bot_levels = ("random", "heuristic", "easy", "normal", "hard")
     cards_total = len(DECK)
     past_view_keys = ("history", "first_dealer_draws", "last_trick")  # may be last round's
 
     def __init__(self) -> None:
+        from .ai import easy_bot, hard_bot, normal_bot
         from .bots import heuristic_bot
 
-        self.bots = {"heuristic": heuristic_bot}
+        self.bots = {
+            "heuristic": heuristic_bot,
+            "easy": easy_bot,
+            "normal": normal_bot,
+            "hard": hard_bot,
+        }
 
     # -- options and setup -------------------------------------------------------------------
 

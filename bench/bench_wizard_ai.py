@@ -1,0 +1,358 @@
+"""The Wizard AI's report card: duplicate tournaments and per-move latency.
+
+    python3 bench/bench_wizard_ai.py tournament --levels hard,normal,easy \
+        --opponents heuristic,random --deals 250 --jobs 2
+    python3 bench/bench_wizard_ai.py latency --levels easy,normal,hard --deals 12 --pyodide
+    python3 bench/bench_wizard_ai.py report
+
+**Tournament.** 4-player games on seeded deals (``D0``, ``D1``, ...): each deal is played four
+times, the level under test sitting in each seat in turn and three copies of the opponent level
+in the others (a duplicate format: every seat of every deal is played by the level once).
+Reported per pairing: games, the level's win share (a tie shares the win) with a 95% interval
+(parity is 25%), its mean score minus the mean of the three opponents, and its bid accuracy
+(rounds where it took exactly its bid) next to the opponents'. The four games of one deal are
+correlated, so intervals treat the deal as the unit (mean +- 1.96 standard errors over deals).
+
+Every finished game is appended as one JSON line to ``--out`` (default
+``bench/results/wizard_ai.jsonl``); a rerun skips the games already there, so a long run can be
+stopped and resumed, and ``--jobs`` worker processes play games in parallel.
+
+**Latency.** Positions from round 10 of 4-player games between heuristic bots (10-card hands):
+every bid, the dealer's trump choice when a Wizard is turned, and every card of the first three
+tricks. Each level decides each position once; p50/p95 per kind of decision, in CPU time (what
+the move costs, whatever else the machine runs) and wall time, and with ``--pyodide`` in the
+pinned Pyodide runtime under Node (the browser's engine; its CPU time is Node's
+``process.cpuUsage()``, which also counts V8's helper threads, so it errs high).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import multiprocessing
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "engine"))
+
+from tapete.bots import choose_move  # noqa: E402
+from tapete.wizard import GAME, ai  # noqa: E402
+
+DEFAULT_OUT = ROOT / "bench" / "results" / "wizard_ai.jsonl"
+PLAYERS = 4
+
+
+# -- tuning (for experiments: the registered levels are the real ones) -------------------------
+
+
+def apply_tuning(tune: str) -> None:
+    """``--tune key=value,...`` overrides fields of every search level in this process."""
+    if not tune:
+        return
+    changes: dict[str, Any] = {}
+    for item in tune.split(","):
+        key, value = item.split("=")
+        changes[key] = float(value) if "." in value else int(value)
+    for name, level in list(ai.LEVELS.items()):
+        ai.LEVELS[name] = replace(level, **changes)
+        GAME.bots[name] = ai.search_bot(ai.LEVELS[name])
+
+
+# -- one game -------------------------------------------------------------------------------
+
+
+def play_game(job: tuple[str, str, int, int, str]) -> dict[str, Any]:
+    """Deal ``D<deal>`` with ``level`` in seat ``rot`` and ``opponent`` elsewhere."""
+    level, opponent, deal, rot, tune = job
+    apply_tuning(tune)
+    started, cpu = time.perf_counter(), time.process_time()
+    state = GAME.new_game(f"D{deal}", None, PLAYERS)
+    step = 0
+    while (seat := GAME.to_move(state)) is not None:
+        who = level if seat == rot else opponent
+        state = GAME.apply(state, seat, choose_move(GAME, state, seat, who, step))
+        step += 1
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    made = [sum(r.bids[s] == r.tricks[s] for r in state.history) for s in range(PLAYERS)]
+    return {
+        "level": level,
+        "opponent": opponent,
+        "tune": tune,
+        "deal": deal,
+        "seat": rot,
+        "scores": [int(x) for x in outcome.scores],
+        "winners": list(outcome.winners),
+        "made": made,
+        "rounds": len(state.history),
+        "seconds": round(time.perf_counter() - started, 2),
+        "cpu_seconds": round(time.process_time() - cpu, 2),
+    }
+
+
+def game_key(row: dict[str, Any]) -> tuple[str, str, str, int, int]:
+    return (row["level"], row["opponent"], row.get("tune", ""), row["deal"], row["seat"])
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            rows.append(json.loads(line))
+    return rows
+
+
+def tournament(args: argparse.Namespace) -> None:
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = {game_key(row) for row in read_rows(out)}
+    jobs = [
+        (level, opponent, deal, seat, args.tune)
+        for deal in range(args.first_deal, args.first_deal + args.deals)
+        for level in args.levels.split(",")
+        for opponent in args.opponents.split(",")
+        for seat in range(PLAYERS)
+        if (level, opponent, args.tune, deal, seat) not in done
+    ]
+    print(f"{len(jobs)} games to play ({len(done)} already in {out})", file=sys.stderr)
+    started = time.perf_counter()
+    with out.open("a", encoding="utf-8") as sink:
+        for i, row in enumerate(run_jobs(jobs, args.jobs), 1):
+            sink.write(json.dumps(row) + "\n")
+            sink.flush()
+            if i % 10 == 0 or i == len(jobs):
+                spent = time.perf_counter() - started
+                print(f"  {i}/{len(jobs)} games, {spent:.0f} s", file=sys.stderr)
+    report(args)
+
+
+def run_jobs(jobs: list[tuple[str, str, int, int, str]], processes: int) -> Iterator[Any]:
+    """The finished games, in the order they finish (``processes`` at a time)."""
+    if processes <= 1 or len(jobs) <= 1:
+        yield from map(play_game, jobs)
+        return
+    with multiprocessing.Pool(processes) as pool:
+        yield from pool.imap_unordered(play_game, jobs)
+
+
+# -- the report -----------------------------------------------------------------------------
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% interval (normal approximation)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, math.nan
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def pairing_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per-deal means (the unit of the intervals) of share, score difference and accuracy."""
+    by_deal: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_deal[row["deal"]].append(row)
+    share, diff, made, other_made = [], [], [], []
+    for games in by_deal.values():
+        s, d, m, o = [], [], [], []
+        for row in games:
+            seat, scores, winners = row["seat"], row["scores"], row["winners"]
+            s.append(1 / len(winners) if seat in winners else 0.0)
+            others = [x for i, x in enumerate(scores) if i != seat]
+            d.append(scores[seat] - statistics.fmean(others))
+            m.append(row["made"][seat] / row["rounds"])
+            o.append(statistics.fmean(x for i, x in enumerate(row["made"]) if i != seat))
+            o[-1] /= row["rounds"]
+        share.append(statistics.fmean(s))
+        diff.append(statistics.fmean(d))
+        made.append(statistics.fmean(m))
+        other_made.append(statistics.fmean(o))
+    return {
+        "games": len(rows),
+        "deals": len(by_deal),
+        "share": mean_interval(share),
+        "diff": mean_interval(diff),
+        "made": mean_interval(made),
+        "other_made": statistics.fmean(other_made),
+        "seconds": statistics.fmean(row["seconds"] for row in rows),
+        "cpu": statistics.fmean(
+            [row["cpu_seconds"] for row in rows if "cpu_seconds" in row] or [math.nan]
+        ),
+    }
+
+
+def percent(estimate: tuple[float, float]) -> str:
+    """A share and its 95% interval in percent, the interval clipped to 0..100."""
+    mean, half = estimate
+    low, high = max(0.0, mean - half), min(1.0, mean + half)
+    return f"{100 * mean:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def report(args: argparse.Namespace) -> None:
+    rows = read_rows(Path(args.out))
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        groups[(row["level"], row["opponent"], row.get("tune", ""))].append(row)
+    print(
+        "| level | vs 3x | games (deals) | win share [95% CI] | score diff [95% CI] "
+        "| bids made [95% CI] | opponents' bids made | s/game (CPU) |"
+    )
+    print("|---|---|---:|---|---|---|---:|---:|")
+    for (level, opponent, tune), group in sorted(groups.items()):
+        s = pairing_summary(group)
+        name = f"{level} ({tune})" if tune else level
+        diff = s["diff"]
+        print(
+            f"| {name} | {opponent} | {s['games']} ({s['deals']}) | {percent(s['share'])} "
+            f"| {diff[0]:+.1f} [{diff[0] - diff[1]:+.1f}, {diff[0] + diff[1]:+.1f}] "
+            f"| {percent(s['made'])} "
+            f"| {100 * s['other_made']:.1f}% | {s['seconds']:.1f} ({s['cpu']:.1f}) |"
+        )
+    print(f"\nParity is 25%. {machine()}. Results: `{args.out}`.")
+
+
+# -- latency --------------------------------------------------------------------------------
+
+# Runs unchanged in CPython and in Pyodide (bench_engine.py boots it with the built wheel);
+# ``CONFIG`` is defined before it and its last line gives the result as JSON.
+LATENCY = r"""
+import json, time
+from tapete.bots import choose_move
+from tapete.wizard import GAME
+
+try:  # Pyodide under Node: its process_time is wall time, so ask Node for the CPU time
+    from js import process as node_process
+
+    def cpu_clock():
+        usage = node_process.cpuUsage()
+        return (usage.user + usage.system) / 1e6
+except ImportError:  # CPython
+    cpu_clock = time.process_time
+
+def positions(deals):
+    # (kind, state) at round 10 of heuristic games: bids, trump choices, first three tricks
+    for deal in range(deals):
+        state = GAME.new_game(f"L{deal}", None, 4)
+        step = 0
+        while state.round < 10 or len(state.played) < 3:
+            seat = GAME.to_move(state)
+            if state.round == 10:
+                yield ("card" if state.phase == "play" else state.phase), state
+            state = GAME.apply(state, seat, choose_move(GAME, state, seat, "heuristic", step))
+            step += 1
+
+def measure(config):
+    cases = list(positions(config["deals"]))
+    out = {}
+    for level in config["levels"]:
+        rows = out[level] = []
+        for i, (kind, state) in enumerate(cases):
+            seat = GAME.to_move(state)
+            wall, cpu = time.perf_counter(), cpu_clock()
+            choose_move(GAME, state, seat, level, i)
+            rows.append([kind, time.perf_counter() - wall, cpu_clock() - cpu])
+    return out
+
+json.dumps(measure(CONFIG))
+"""
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def latency_table(runtime: str, result: dict[str, list[list[Any]]], clock: int) -> list[str]:
+    """Markdown rows: per level and kind of decision, p50/p95/max in ms (clock 1 wall, 2 CPU)."""
+    lines = []
+    for level, rows in result.items():
+        for kind in ("bid", "trump", "card", "all"):
+            values = [1000 * r[clock] for r in rows if kind in (r[0], "all")]
+            if values:
+                lines.append(
+                    f"| {runtime} | {level} | {kind} | {len(values)} "
+                    f"| {percentile(values, 0.5):.0f} | {percentile(values, 0.95):.0f} "
+                    f"| {max(values):.0f} |"
+                )
+    return lines
+
+
+def load_bench_engine() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "bench_engine", ROOT / "bench" / "bench_engine.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def latency(args: argparse.Namespace) -> None:
+    apply_tuning(args.tune)
+    config = {"deals": args.deals, "levels": args.levels.split(",")}
+    source = f"import json\nCONFIG = json.loads({json.dumps(json.dumps(config))})\n{LATENCY}"
+    namespace: dict[str, Any] = {}
+    *body, last = source.rstrip().splitlines()
+    exec("\n".join(body), namespace)
+    cpython = json.loads(eval(last, namespace))
+    print("| runtime | level | decision | positions | p50 ms | p95 ms | max ms |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    cpu_name = f"CPython {platform.python_version()}"
+    print("\n".join(latency_table(f"{cpu_name}, CPU time", cpython, 2)))
+    print("\n".join(latency_table(f"{cpu_name}, wall time", cpython, 1)))
+    if args.pyodide:
+        if args.tune:
+            raise SystemExit("--tune does not reach Pyodide: measure the registered levels")
+        bench_engine = load_bench_engine()
+        with tempfile.TemporaryDirectory() as temp:
+            result, name = bench_engine.run_pyodide(source, bench_engine.load_build(), Path(temp))
+        print("\n".join(latency_table(f"{name}, Node, CPU time", result, 2)))
+        print("\n".join(latency_table(f"{name}, Node, wall time", result, 1)))
+    print(f"\n4 players, round 10 (10-card hands), {args.deals} deals. {machine()}.")
+
+
+def machine() -> str:
+    return (
+        f"CPython {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+
+
+# -- command line ------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=("tournament", "latency", "report"))
+    parser.add_argument("--levels", default="hard,normal,easy")
+    parser.add_argument("--opponents", default="heuristic,random")
+    parser.add_argument(
+        "--deals", type=int, default=None, help="deals (tournament: 4 games each; default 250)"
+    )
+    parser.add_argument("--first-deal", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", default=str(DEFAULT_OUT))
+    parser.add_argument("--pyodide", action="store_true", help="latency: also in Pyodide")
+    parser.add_argument("--tune", default="", help="experiments only: key=value,... for levels")
+    args = parser.parse_args()
+    if args.deals is None:
+        args.deals = 12 if args.mode == "latency" else 250
+    print(f"command: `python3 bench/bench_wizard_ai.py {' '.join(sys.argv[1:])}`\n")
+    {"tournament": tournament, "latency": latency, "report": report}[args.mode](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,590 @@
+"""The Wizard AI: card play by ISMCTS, bids and trump by simulation (issue 6).
+
+Every decision starts from what the seat may see: ``game.view(state, seat)`` and worlds drawn
+by ``game.sample_world(state, seat, rng)`` (other hands re-dealt, shown voids respected). A
+world is then copied into a :class:`Round`, a fast simulator on plain lists of card numbers,
+which plays the rest of the round many times over. The simulator implements the rules of
+``trick_winner`` and ``legal_cards`` incrementally; ``tests/test_ismcts.py`` proves that it
+agrees with the engine's ``apply`` on random games.
+
+Glossary:
+
+card number   the index of a card in ``DECK`` (0..51 suit cards, 52..55 Wizards, 56..59
+              Jesters); ``SUIT`` and ``RANK`` tables replace string parsing
+led           the suit to follow in the current trick: NO_LED before any non-Jester card,
+              FREE after a leading Wizard, else 0..3
+best          the card that wins the trick so far (-1 for an empty trick)
+need          a seat's bid minus the tricks it has won
+policy        how every seat plays in a simulation: the heuristic bot's rules (win cheaply while
+              you need tricks, dump your highest loser once you have enough), with a little noise
+level         easy (the heuristic bot with noise), normal and hard (search budgets)
+
+Budgets are counted in simulated games (iterations), never in seconds, so a move reproduces
+from its seed on any machine. The environment variable ``TAPETE_BOT_BUDGET`` (a factor such
+as ``0.1``) shrinks every budget, for quick test runs; the levels themselves never change.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from ..bots.ismcts import CURRENT_PROGRESS, Progress, reporting_progress, search
+from ..rng import Rng
+from .bots import heuristic_bot, trick_estimate
+from .cards import DECK, SUITS
+from .game import Move, Wizard, WizardState, round_points
+
+# -- cards as numbers ----------------------------------------------------------------------------
+
+WIZ = 4
+JES = 5
+NO_LED = -1
+FREE = 4
+CARD_NUMBER: dict[str, int] = {code: i for i, code in enumerate(DECK)}
+SUIT: tuple[int, ...] = tuple(
+    WIZ if code[0] == "Z" else JES if code[0] == "N" else SUITS.index(code[0]) for code in DECK
+)
+RANK: tuple[int, ...] = tuple(
+    14 if code[0] == "Z" else 0 if code[0] == "N" else int(code[1:]) for code in DECK
+)
+# the heuristic bot breaks ties in power by the card's text code
+CODE_ORDER: tuple[int, ...] = tuple(sorted(DECK).index(code) for code in DECK)
+
+
+def trump_number(trump: str | None) -> int:
+    return -1 if trump is None else SUITS.index(trump)
+
+
+def beats(card: int, best: int, trump: int) -> bool:
+    """Whether ``card`` would win a trick whose winning card so far is ``best`` (-1: empty)."""
+    if best < 0:
+        return True
+    best_suit = SUIT[best]
+    if best_suit == WIZ:
+        return False
+    suit = SUIT[card]
+    if suit == WIZ:
+        return True
+    if suit == JES:
+        return False
+    if best_suit == JES:  # only Jesters so far
+        return True
+    if suit == trump:
+        return best_suit != trump or RANK[card] > RANK[best]
+    return suit == best_suit and RANK[card] > RANK[best]
+
+
+# -- the fast simulator ----------------------------------------------------------------------------
+
+
+class Round:
+    """The play of one Wizard round on plain lists; ``play`` changes it in place."""
+
+    __slots__ = ("n", "trump", "hands", "bids", "won", "leader", "trick", "led", "best", "turn")
+
+    def __init__(
+        self, trump: int, hands: list[list[int]], bids: list[int], won: list[int], leader: int
+    ) -> None:
+        self.n = len(hands)
+        self.trump = trump
+        self.hands = hands
+        self.bids = bids
+        self.won = won
+        self.leader = leader
+        self.trick: list[int] = []
+        self.led = NO_LED
+        self.best = -1
+        self.turn = leader if hands[leader] else -1
+
+    def copy(self) -> Round:
+        other = Round.__new__(Round)
+        other.n = self.n
+        other.trump = self.trump
+        other.hands = [list(hand) for hand in self.hands]
+        other.bids = list(self.bids)
+        other.won = list(self.won)
+        other.leader = self.leader
+        other.trick = list(self.trick)
+        other.led = self.led
+        other.best = self.best
+        other.turn = self.turn
+        return other
+
+    def winner_so_far(self) -> int:
+        """The seat whose card wins the current trick so far."""
+        return (self.leader + self.trick.index(self.best)) % self.n
+
+    def legal(self) -> list[int]:
+        """The cards the seat to move may play (``legal_cards``)."""
+        hand = self.hands[self.turn]
+        led = self.led
+        if led == NO_LED or led == FREE:
+            return list(hand)
+        follow = [c for c in hand if SUIT[c] == led]
+        if not follow:
+            return list(hand)
+        return follow + [c for c in hand if SUIT[c] >= WIZ]
+
+    def play(self, card: int) -> None:
+        """The seat to move plays ``card``; a full trick goes to its winner (``trick_winner``)."""
+        self.hands[self.turn].remove(card)
+        if self.led == NO_LED:
+            suit = SUIT[card]
+            if suit == WIZ:
+                self.led = FREE
+            elif suit != JES:
+                self.led = suit
+        if beats(card, self.best, self.trump):
+            self.best = card
+        self.trick.append(card)
+        if len(self.trick) < self.n:
+            self.turn = (self.turn + 1) % self.n
+            return
+        winner = self.winner_so_far()
+        self.won[winner] += 1
+        self.leader = winner
+        self.trick = []
+        self.led = NO_LED
+        self.best = -1
+        self.turn = winner if self.hands[winner] else -1
+
+    def points(self) -> list[int]:
+        return [round_points(b, k) for b, k in zip(self.bids, self.won, strict=True)]
+
+
+def round_from_state(state: WizardState) -> Round:
+    """The play phase of ``state`` as a :class:`Round` (hidden bids as the state has them)."""
+    hands = [[CARD_NUMBER[c] for c in hand] for hand in state.hands]
+    bids = [int(b or 0) for b in state.bids]
+    trick = [CARD_NUMBER[c] for _, c in state.trick]
+    for seat, code in state.trick:  # put the trick's cards back, then replay them
+        hands[seat].append(CARD_NUMBER[code])
+    sim = Round(trump_number(state.trump), hands, bids, list(state.tricks), state.leader)
+    for card in trick:
+        sim.play(card)
+    return sim
+
+
+# -- the play policy (the heuristic bot's knowledge, on numbers) ---------------------------------
+
+
+@lru_cache(maxsize=2048)
+def strong_cards(trump: int, players: int, cards: int) -> tuple[bool, ...]:
+    """Per card number: does the heuristic bot expect it to take a trick (estimate > 0.5)?"""
+    suit = None if trump < 0 else SUITS[trump]
+    return tuple(trick_estimate(code, suit, players, cards) > 0.5 for code in DECK)
+
+
+@lru_cache(maxsize=64)
+def power_keys(trump: int, led: int) -> tuple[int, ...]:
+    """Per card number: the heuristic bot's ``power``, tie-broken by text code as it sorts."""
+    keys = []
+    for card in range(len(DECK)):
+        suit = SUIT[card]
+        if suit == WIZ:
+            power = 100
+        elif suit == JES:
+            power = -1
+        else:
+            power = RANK[card] + (50 if suit == trump else 20 if suit == led else 0)
+        keys.append(power * 64 + CODE_ORDER[card])
+    return tuple(keys)
+
+
+def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
+    """The card the heuristic bot (``choose_card``) would play for the seat to move."""
+    seat = sim.turn
+    trump = sim.trump
+    key = power_keys(trump, NO_LED if sim.led == FREE else sim.led).__getitem__
+    best = sim.best
+    losing: list[int]
+    if best < 0:
+        winning, losing = list(legal), []  # leading: every card wins for now
+    else:
+        winning, losing = [], []
+        for card in legal:
+            (winning if beats(card, best, trump) else losing).append(card)
+    if sim.bids[seat] <= sim.won[seat]:  # enough tricks: duck
+        return max(losing, key=key) if losing else min(winning, key=key)
+    if not winning:
+        return min(legal, key=key)
+    if len(sim.trick) == sim.n - 1:
+        return min(winning, key=key)
+    hand_size = len(sim.hands[seat])
+    strong_table = strong_cards(trump, sim.n, hand_size)
+    strong = [c for c in winning if strong_table[c]]
+    if strong:
+        return min(strong, key=key)
+    if sim.bids[seat] - sim.won[seat] >= hand_size:
+        return max(winning, key=key)
+    return min(losing, key=key) if losing else min(winning, key=key)
+
+
+def policy_card(sim: Round, chance: random.Random, noise: float) -> int:
+    """The playout policy: the heuristic card, or with chance ``noise`` a random legal one."""
+    legal = sim.legal()
+    if len(legal) == 1:
+        return legal[0]
+    if noise > 0.0 and chance.random() < noise:
+        return legal[int(chance.random() * len(legal))]
+    return heuristic_card(sim, legal)
+
+
+def play_out(sim: Round, chance: random.Random, noise: float) -> Round:
+    """Play the round to its end with the policy; returns ``sim``, changed."""
+    while sim.turn >= 0:
+        sim.play(policy_card(sim, chance, noise))
+    return sim
+
+
+def fast_chance(rng: Rng) -> random.Random:
+    """A quick generator for playout noise, seeded from the bot's stream.
+
+    Only ``random()`` is used: Python promises it gives the same sequence for the same integer
+    seed in every version, so moves still reproduce from their seed (CPython and Pyodide).
+    """
+    return random.Random(rng.next_u64())
+
+
+# -- guessing bids the seat cannot see -----------------------------------------------------------
+
+
+def estimate_tricks(hand: Sequence[str], trump: str | None, players: int) -> float:
+    """The heuristic bot's expected tricks for a hand."""
+    return sum(trick_estimate(c, trump, players, len(hand)) for c in hand)
+
+
+def nearest_bid(expected: float, legal: Sequence[int]) -> int:
+    return min(legal, key=lambda b: (abs(b - expected), b))
+
+
+def round_hand(state: WizardState, seat: int) -> list[str]:
+    """The cards ``seat`` held when the round began (its hand plus what it has played)."""
+    played = [c for trick in (*state.played, state.trick) for s, c in trick if s == seat]
+    return list(state.hands[seat]) + played
+
+
+def hidden_bidders(game: Wizard, state: WizardState, seat: int) -> frozenset[int]:
+    """The seats that have bid where ``seat`` cannot see the bid (hidden or delayed bids)."""
+    view = game.view(state, seat)
+    return frozenset(
+        s for s, made in enumerate(view["has_bid"]) if made and view["bids"][s] is None
+    )
+
+
+def guess_bids(world: WizardState, hidden: frozenset[int]) -> list[int]:
+    """The world's bids, those of the ``hidden`` seats guessed from their hands in the world.
+
+    ``sample_world`` draws hidden bids uniformly; the heuristic bot's estimate from the hand
+    the world gives that seat is a far better guess, and uses nothing the seat cannot see.
+    """
+    out = [int(bid or 0) for bid in world.bids]
+    for seat in hidden:
+        expected = estimate_tricks(round_hand(world, seat), world.trump, world.players)
+        out[seat] = nearest_bid(expected, range(world.round + 1))
+    return out
+
+
+# -- card play by ISMCTS -------------------------------------------------------------------------
+
+
+class WizardDomain:
+    """The play phase of one round, from ``seat``'s information set, on :class:`Round`.
+
+    Rewards are each seat's round points, less ``spite`` times the mean of the others' points,
+    divided by 10 * (round + 2), so they stay near [-1, 1] in every round.
+    """
+
+    def __init__(
+        self, game: Wizard, state: WizardState, seat: int, level: Level, chance: random.Random
+    ) -> None:
+        self.game = game
+        self.state = state
+        self.seat = seat
+        self.hidden = hidden_bidders(game, state, seat)
+        self.spite = level.spite
+        self.noise = level.noise
+        self.chance = chance
+        self.scale = 10.0 * (state.round + 2)
+
+    def determinize(self, rng: Rng) -> Round:
+        world = self.game.sample_world(self.state, self.seat, rng)
+        sim = round_from_state(world)
+        sim.bids = guess_bids(world, self.hidden)
+        return sim
+
+    def to_move(self, sim: Round) -> int | None:
+        return sim.turn if sim.turn >= 0 else None
+
+    def legal_moves(self, sim: Round) -> list[int]:
+        return sim.legal()
+
+    def apply(self, sim: Round, move: int) -> Round:
+        sim.play(move)
+        return sim
+
+    def returns(self, sim: Round) -> list[float]:
+        points = sim.points()
+        total = sum(points)
+        others = sim.n - 1
+        return [(p - self.spite * (total - p) / others) / self.scale for p in points]
+
+    def policy(self, sim: Round, rng: Rng) -> int:
+        return policy_card(sim, self.chance, self.noise)
+
+    def order(self, sim: Round, moves: Sequence[int], rng: Rng) -> Sequence[int]:
+        """Expand the heuristic's card first."""
+        return [heuristic_card(sim, moves)]
+
+
+# -- levels ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Level:
+    """A search budget and the knobs of the search.
+
+    A card gets ``iterations`` ISMCTS iterations, but no more than ``per_card`` per legal card
+    (a choice between two cards needs fewer) and no more than ``max_plays`` simulated card plays
+    in all (a long round gets fewer iterations, so a move's time stays bounded). A bid gets
+    ``bid_sims`` simulated rounds, shared among the candidate bids; the dealer's trump choice
+    shares as many among the four suits. ``exploration`` is the UCB1 constant, ``spite`` how
+    much the others' points count against a seat's own, ``noise`` the chance of a random card
+    in playouts.
+    """
+
+    iterations: int
+    per_card: int
+    max_plays: int
+    bid_sims: int
+    exploration: float = 0.4
+    spite: float = 0.0
+    noise: float = 0.1
+
+
+LEVELS: dict[str, Level] = {
+    "normal": Level(iterations=200, per_card=50, max_plays=6_000, bid_sims=200),
+    "hard": Level(iterations=1_500, per_card=250, max_plays=40_000, bid_sims=1_200),
+}
+
+
+def budget_scale() -> float:
+    """The factor applied to every budget: 1.0 unless ``TAPETE_BOT_BUDGET`` sets another."""
+    try:
+        return max(0.0, float(os.environ.get("TAPETE_BOT_BUDGET", "1")))
+    except ValueError:
+        return 1.0
+
+
+def scaled(count: int) -> int:
+    return max(1, round(count * budget_scale()))
+
+
+def card_iterations(level: Level, state: WizardState, choices: int) -> int:
+    """ISMCTS iterations for a card among ``choices`` legal ones (see :class:`Level`)."""
+    plays = max(1, sum(len(hand) for hand in state.hands))
+    count = min(level.iterations, level.per_card * choices, level.max_plays // plays)
+    return scaled(max(1, count))
+
+
+def card_values(
+    game: Wizard, state: WizardState, seat: int, rng: Rng, level: Level
+) -> tuple[Move, list[tuple[str, int, float]]]:
+    """The card ISMCTS prefers, and (card, visits, mean reward) for every legal card."""
+    moves = [CARD_NUMBER[str(m.value)] for m in game.legal_moves(state, seat)]
+    domain = WizardDomain(game, state, seat, level, fast_chance(rng))
+    result = search(
+        domain,
+        moves,
+        card_iterations(level, state, len(moves)),
+        rng,
+        exploration=level.exploration,
+        playout=domain.policy,
+        order=domain.order,
+    )
+    stats = [(DECK[s.move], s.visits, s.mean) for s in result.stats]
+    return Move("play", DECK[result.move]), stats
+
+
+# -- bids and trump by simulation -------------------------------------------------------------
+
+
+def heuristic_bids(game: Wizard, world: WizardState, until: int | None = None) -> WizardState:
+    """The world after the seats to bid, up to ``until``'s turn, bid as the heuristic bot does.
+
+    Only legal bids: the even-bid restriction applies to the dealer as in a real game.
+    """
+    while world.phase == "bid" and (mover := game.to_move(world)) != until:
+        assert mover is not None
+        legal = [int(m.value) for m in game.legal_moves(world, mover)]
+        expected = estimate_tricks(world.hands[mover], world.trump, world.players)
+        world = game.play(world, mover, Move("bid", nearest_bid(expected, legal)))
+    return world
+
+
+def bid_candidates(expected: float, legal: Sequence[int]) -> list[int]:
+    """The legal bids worth simulating: within 2 of the heuristic estimate."""
+    near = [b for b in legal if abs(b - expected) <= 2.0]
+    return near or [nearest_bid(expected, legal)]
+
+
+def bid_values(
+    game: Wizard,
+    state: WizardState,
+    seat: int,
+    rng: Rng,
+    sims: int,
+    candidates: Sequence[int],
+    noise: float,
+) -> dict[int, float]:
+    """The mean round points of each candidate bid of ``seat``, over the same worlds.
+
+    ``state`` is in the bidding phase. In each world (from ``sample_world``) the seats before
+    ``seat`` bid as the heuristic bot would, then ``seat`` bids each candidate in turn (a
+    candidate the even-bid rule forbids in that world is replaced by its neighbour), the
+    seats after it bid, and the round is played out with the play policy, with the same random
+    choices for every candidate.
+    """
+    hidden = hidden_bidders(game, state, seat)
+    totals = dict.fromkeys(candidates, 0.0)
+    worlds = max(1, sims // len(candidates))
+    progress = CURRENT_PROGRESS.get()
+    for done in range(1, worlds + 1):
+        world = heuristic_bids(game, game.sample_world(state, seat, rng), until=seat)
+        legal = [int(m.value) for m in game.legal_moves(world, seat)]
+        base = round_from_state(world)
+        base.bids = guess_bids(world, hidden)
+        playout_seed = rng.next_u64()
+        for bid in candidates:
+            sim = base.copy()
+            made = bid if bid in legal else min(legal, key=lambda b: (abs(b - bid), -b))
+            sim.bids = later_bids(game, world, seat, made, base.bids)
+            play_out(sim, random.Random(playout_seed), noise)
+            totals[bid] += sim.points()[seat]
+        if progress is not None and (done % 10 == 0 or done == worlds):
+            progress(done, worlds)
+    return {bid: total / worlds for bid, total in totals.items()}
+
+
+def later_bids(
+    game: Wizard, world: WizardState, seat: int, bid: int, bids: Sequence[int]
+) -> list[int]:
+    """All bids once ``seat`` bids ``bid`` and the seats after it bid as the heuristic bot.
+
+    Only the dealer (the last to bid) can be restricted by the even-bid rule; the engine's
+    ``forbidden_bid`` says which bid it may not make.
+    """
+    out = list(bids)
+    out[seat] = bid
+    n = world.players
+    made: list[int | None] = list(world.bids)
+    made[seat] = bid
+    for k in range(1, n):
+        other = (seat + k) % n
+        if made[other] is not None:
+            break
+        expected = estimate_tricks(world.hands[other], world.trump, n)
+        choices: Sequence[int] = range(world.round + 1)
+        if other == world.dealer:
+            forbidden = game.forbidden_bid(replace(world, bids=tuple(made)), other)
+            choices = [b for b in choices if b != forbidden]
+        out[other] = made[other] = nearest_bid(expected, choices)
+    return out
+
+
+def choose_bid(
+    game: Wizard, state: WizardState, seat: int, rng: Rng, level: Level
+) -> tuple[Move, dict[int, float]]:
+    """The legal bid with the best expected points, and the value of every candidate."""
+    legal = [int(m.value) for m in game.legal_moves(state, seat)]
+    expected = estimate_tricks(state.hands[seat], state.trump, state.players)
+    candidates = bid_candidates(expected, legal)
+    if len(candidates) == 1:
+        return Move("bid", candidates[0]), {candidates[0]: 0.0}
+    values = bid_values(game, state, seat, rng, scaled(level.bid_sims), candidates, level.noise)
+    best = max(candidates, key=lambda b: (values[b], -abs(b - expected), -b))
+    return Move("bid", best), values
+
+
+def choose_trump(
+    game: Wizard, state: WizardState, seat: int, rng: Rng, level: Level
+) -> tuple[Move, dict[str, float]]:
+    """The suit whose best bid promises the dealer the most points, and every suit's value.
+
+    Every suit is tried on the same worlds (common random numbers), so the comparison is fair.
+    """
+    values: dict[str, float] = {}
+    sims = max(1, scaled(level.bid_sims) // len(SUITS))
+    seed = rng.next_u64()
+    outer = CURRENT_PROGRESS.get()
+    for i, suit in enumerate(SUITS):
+        chosen = game.play(state, seat, Move("trump", suit))
+        expected = estimate_tricks(state.hands[seat], suit, state.players)
+        candidates = bid_candidates(expected, range(state.round + 1))
+        with reporting_progress(suit_progress(outer, i)):
+            by_bid = bid_values(game, chosen, seat, Rng(seed), sims, candidates, level.noise)
+        values[suit] = max(by_bid.values())
+    best = max(SUITS, key=lambda s: (values[s], -SUITS.index(s)))
+    return Move("trump", best), values
+
+
+def suit_progress(outer: Progress | None, index: int) -> Progress | None:
+    """Progress of the ``index``-th suit's simulations as a part of the whole trump choice."""
+    if outer is None:
+        return None
+    report = outer
+
+    def progress(done: int, total: int) -> None:
+        report(index * total + done, len(SUITS) * total)
+
+    return progress
+
+
+# -- the bots ---------------------------------------------------------------------------------
+
+
+def search_bot(level: Level) -> Any:
+    """A bot ``(game, state, seat, rng) -> Move`` for a search level."""
+
+    def bot(game: Wizard, state: WizardState, seat: int, rng: Rng) -> Move:
+        return decide(game, state, seat, rng, level)[0]
+
+    return bot
+
+
+def decide(
+    game: Wizard, state: WizardState, seat: int, rng: Rng, level: Level
+) -> tuple[Move, dict[str, float]]:
+    """The move of a search level and what it thought of each option (for hints)."""
+    if state.phase == "trump":
+        return choose_trump(game, state, seat, rng, level)
+    if state.phase == "bid":
+        move, by_bid = choose_bid(game, state, seat, rng, level)
+        return move, {f"bid {b}": v for b, v in by_bid.items()}
+    moves = game.legal_moves(state, seat)
+    if len(moves) == 1:
+        return moves[0], {}
+    move, stats = card_values(game, state, seat, rng, level)
+    return move, {f"play {card}": mean for card, _visits, mean in stats}
+
+
+def easy_bot(game: Wizard, state: WizardState, seat: int, rng: Rng) -> Move:
+    """The heuristic bot with noise: a bid one off a third of the time, a random card a fifth."""
+    move = heuristic_bot(game, state, seat, rng)
+    legal = game.legal_moves(state, seat)
+    if move.kind == "bid" and rng.random() < 0.33:
+        shifted = int(move.value) + (1 if rng.random() < 0.5 else -1)
+        if Move("bid", shifted) in legal:
+            return Move("bid", shifted)
+    if move.kind == "play" and rng.random() < 0.2:
+        return rng.choice(legal)
+    return move
+
+
+normal_bot = search_bot(LEVELS["normal"])
+hard_bot = search_bot(LEVELS["hard"])

@@ -1,0 +1,505 @@
+"""ISMCTS (tapete.bots.ismcts) and the Wizard AI (tapete.wizard.ai): correct, fair, reproducible.
+
+Fairness has three parts: the determinizer never deals a card the seat has seen and respects
+the voids it has seen; the AI decides the same whatever the hidden cards are (at the real
+budgets of the registered levels); and the fast simulator the AI plays out on agrees with the
+engine. The long strength measurements are benchmarks (bench/bench_wizard_ai.py), not tests;
+the tournament runner itself is tested here on a tiny run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tapete.bots import choose_move
+from tapete.bots.ismcts import GameDomain, reporting_progress, search
+from tapete.rng import Rng
+from tapete.wizard import DECK, GAME, Move, WizardState, ai, round_points
+from tapete.wizard.bots import choose_card
+from tapete.wizard.cards import suit_of
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def real_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The registered levels' real budgets, even when the run scales them down for speed."""
+    monkeypatch.setenv("TAPETE_BOT_BUDGET", "1")
+
+
+# -- generic ISMCTS on toy domains ----------------------------------------------------------
+
+
+class Toy:
+    """Seat 0 picks a row, seat 1 (who sees it) picks a column; seat 0 earns the payoff.
+
+    Flat Monte Carlo against a random opponent prefers row 1 (mean 0.55); a search that lets
+    the opponent answer well prefers row 0 (worst case 0.5). Worlds carry a hidden coin that
+    decides whether column 2 is available, to exercise availability counts.
+    """
+
+    PAYOFF = ((0.5, 0.5, 0.5), (1.0, 0.1, 0.1), (0.6, 0.4, 0.4))
+
+    def determinize(self, rng: Rng) -> list[int]:
+        return [rng.below(2)]  # [coin, row?, column?]
+
+    def to_move(self, world: list[int]) -> int | None:
+        return 0 if len(world) == 1 else 1 if len(world) == 2 else None
+
+    def legal_moves(self, world: list[int]) -> Sequence[int]:
+        if len(world) == 1:
+            return (0, 1, 2)
+        return (0, 1, 2) if world[0] else (0, 1)
+
+    def apply(self, world: list[int], move: int) -> list[int]:
+        world.append(move)
+        return world
+
+    def returns(self, world: list[int]) -> Sequence[float]:
+        value = self.PAYOFF[world[1]][world[2]]
+        return (value, 1.0 - value)
+
+
+def test_search_models_the_opponent() -> None:
+    toy = Toy()
+    result = search(toy, (0, 1, 2), 2000, Rng(1), exploration=0.5)
+    assert result.move == 0
+    assert sum(s.visits for s in result.stats) == 2000 == result.iterations
+    assert [s.visits for s in result.stats] == sorted(
+        (s.visits for s in result.stats), reverse=True
+    )
+
+
+def test_search_is_reproducible_and_reports_progress() -> None:
+    seen: list[tuple[int, int]] = []
+    first = search(Toy(), (0, 1, 2), 300, Rng(5), progress=lambda d, t: seen.append((d, t)))
+    again = search(Toy(), (0, 1, 2), 300, Rng(5))
+    assert first == again
+    assert seen[-1] == (300, 300) and all(t == 300 for _, t in seen)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen) and len(seen) == 20
+    calls: list[tuple[int, int]] = []
+    with reporting_progress(lambda d, t: calls.append((d, t))):
+        search(Toy(), (0, 1, 2), 40, Rng(5))
+    assert calls[-1] == (40, 40)
+    search(Toy(), (0, 1, 2), 40, Rng(5))  # outside the block: nobody listens
+    assert calls[-1] == (40, 40) and len(calls) == 20
+
+
+def test_a_single_move_needs_no_search() -> None:
+    result = search(Toy(), (2,), 1000, Rng(1))
+    assert result.move == 2 and result.iterations == 0
+    with pytest.raises(ValueError):
+        search(Toy(), (), 10, Rng(1))
+
+
+def test_injected_playout_and_order_are_used() -> None:
+    orders: list[Sequence[int]] = []
+
+    def order(world: list[int], moves: Sequence[int], rng: Rng) -> Sequence[int]:
+        orders.append(moves)
+        return sorted(moves, reverse=True)
+
+    def playout(world: list[int], rng: Rng) -> int:
+        return 0  # the opponent always answers column 0
+
+    result = search(Toy(), (0, 1, 2), 3, Rng(2), playout=playout, order=order)
+    assert orders == [[0, 1, 2], [0, 1], [0]]  # each iteration expands one root move
+    assert {s.move: s.mean for s in result.stats} == {0: 0.5, 1: 1.0, 2: 0.6}
+
+
+def round_horizon(number: int) -> Any:
+    return lambda state: state.round != number or state.phase != "play"
+
+
+def round_points_evaluation(number: int) -> Any:
+    def evaluate(game: Any, state: WizardState) -> list[float]:
+        if state.round == number:  # the round is not over
+            return [0.0] * state.players
+        row = state.history[number - 1]
+        return [p / 50 for p in row.points]
+
+    return evaluate
+
+
+def test_game_domain_searches_any_game_through_its_protocol() -> None:
+    state = play_to(GAME.new_game("GD", None, 4), lambda s: s.round == 3 and s.phase == "play")
+    seat = GAME.to_move(state)
+    moves = GAME.legal_moves(state, seat)
+
+    def run(start: WizardState) -> Any:
+        domain = GameDomain(
+            GAME,
+            start,
+            seat,
+            horizon=round_horizon(3),
+            evaluate=round_points_evaluation(3),
+        )
+        return search(domain, moves, 40, Rng(3)).move
+
+    move = run(state)
+    assert move in moves and run(state) == move
+    world = GAME.sample_world(state, seat, Rng(99))
+    assert run(world) == move  # it never saw the hidden cards
+
+
+# -- helpers to reach and build Wizard positions -------------------------------------------
+
+
+def play_to(state: WizardState, done: Any, level: str = "heuristic") -> WizardState:
+    step = 0
+    while not done(state):
+        seat = GAME.to_move(state)
+        assert seat is not None, "the game ended first"
+        state = GAME.apply(state, seat, choose_move(GAME, state, seat, level, step))
+        step += 1
+    return state
+
+
+def random_states(seed: str, players: int) -> Iterator[WizardState]:
+    """Every state of a game between random bots."""
+    state = GAME.new_game(seed, None, players)
+    step = 0
+    while (seat := GAME.to_move(state)) is not None:
+        yield state
+        state = GAME.apply(state, seat, choose_move(GAME, state, seat, "random", step))
+        step += 1
+
+
+def give(state: WizardState, seat: int, cards: Sequence[str]) -> WizardState:
+    """``state`` with ``cards`` swapped into ``seat``'s hand, before any card is played."""
+    hand = list(state.hands[seat])
+    spare = [c for c in hand if c not in cards]
+    hands = [list(h) for h in state.hands]
+    stock = list(state.stock)
+    for card in cards:
+        if card in hand:
+            continue
+        out = spare.pop()
+        for pile in [*hands, stock]:
+            if card in pile:
+                pile[pile.index(card)] = out
+        hands[seat][hands[seat].index(out)] = card
+    swapped = replace(state, hands=tuple(tuple(h) for h in hands), stock=tuple(stock))
+    assert swapped.trump_card is None or swapped.trump_card not in cards
+    return GAME.from_json(json.loads(json.dumps(GAME.to_json(swapped))))  # still consistent
+
+
+# -- the fast simulator agrees with the engine ---------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_fast_round_agrees_with_the_engine(players: int) -> None:
+    plays = 0
+    for seed in ("F1", "F2"):
+        for state in random_states(f"{seed}-{players}", players):
+            if state.phase != "play":
+                continue
+            seat = GAME.to_move(state)
+            sim = ai.round_from_state(state)
+            assert sim.turn == seat and sim.won == list(state.tricks)
+            legal = [str(m.value) for m in GAME.legal_moves(state, seat)]
+            assert sorted(DECK[c] for c in sim.legal()) == sorted(legal)
+            card = legal[plays % len(legal)]
+            after = GAME.apply(state, seat, Move("play", card))
+            sim.play(ai.CARD_NUMBER[card])
+            plays += 1
+            if after.history != state.history:  # the engine scored the round
+                assert sim.turn == -1
+                row = after.history[-1]
+                assert tuple(sim.won) == row.tricks and tuple(sim.points()) == row.points
+            else:
+                assert sim.won == list(after.tricks) and sim.turn == GAME.to_move(after)
+                assert sim.leader == after.leader
+    assert plays > 200
+
+
+def test_policy_plays_like_the_heuristic_bot() -> None:
+    checked = 0
+    for players in (3, 4, 6):
+        for state in random_states(f"P{players}", players):
+            if state.phase != "play":
+                continue
+            seat = GAME.to_move(state)
+            sim = ai.round_from_state(state)
+            expected = choose_card(GAME.view(state, seat))
+            assert DECK[ai.heuristic_card(sim, sim.legal())] == expected
+            checked += 1
+    assert checked > 300
+
+
+def test_round_points_of_the_simulator() -> None:
+    sim = ai.Round(-1, [[], [], []], [1, 0, 2], [1, 1, 1], 0)
+    assert sim.turn == -1
+    assert sim.points() == [round_points(1, 1), round_points(0, 1), round_points(2, 1)]
+
+
+# -- the determinizer -----------------------------------------------------------------------
+
+
+def seen_cards(state: WizardState, seat: int) -> set[str]:
+    seen = set(state.hands[seat]) | {c for t in state.played for _, c in t}
+    seen |= {c for _, c in state.trick}
+    if state.trump_card is not None:
+        seen.add(state.trump_card)
+    return seen
+
+
+def check_world(state: WizardState, world: WizardState, seat: int) -> None:
+    assert world.hands[seat] == state.hands[seat]
+    assert Counter(GAME.seat_cards(world)) == Counter(DECK)
+    assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+    assert GAME.view(world, seat) == GAME.view(state, seat)
+    seen = seen_cards(state, seat)
+    for other, hand in enumerate(world.hands):
+        if other != seat:
+            assert not seen & set(hand), "a card the seat has seen was dealt to another"
+    for other, suits in enumerate(GAME.voids(state)):
+        assert not {suit_of(c) for c in world.hands[other]} & suits, "a shown void was ignored"
+
+
+def test_sample_world_never_deals_a_seen_card_and_respects_voids() -> None:
+    worlds = voids = 0
+    for step, state in enumerate(random_states("SW", 4)):
+        if step % 7 or state.phase != "play":
+            continue
+        seat = GAME.to_move(state)
+        for k in range(3):
+            check_world(state, GAME.sample_world(state, seat, Rng.derive("sw", step, k)), seat)
+            worlds += 1
+        voids += sum(map(len, GAME.voids(state)))
+    assert worlds > 100 and voids > 20
+
+
+def test_sample_world_in_the_last_round_deals_exactly_the_unseen_cards() -> None:
+    """3 players, round 20: no stock, so the two other hands must split the unseen cards
+    exactly, around every shown void (the tightest situation there is)."""
+    state = play_to(GAME.new_game("LAST", None, 3), lambda s: s.round == 20, "random")
+    checked = 0
+    for step, later in enumerate(random_states_from(state)):
+        if later.phase != "play" or not any(GAME.voids(later)):
+            continue
+        seat = GAME.to_move(later)
+        for k in range(4):
+            world = GAME.sample_world(later, seat, Rng.derive("last", step, k))
+            check_world(later, world, seat)
+            unseen = set(DECK) - seen_cards(later, seat)
+            dealt = {c for s, h in enumerate(world.hands) if s != seat for c in h}
+            assert dealt == unseen and not world.stock
+            checked += 1
+    assert checked > 40
+
+
+def random_states_from(state: WizardState) -> Iterator[WizardState]:
+    number, step = state.round, 0
+    while (seat := GAME.to_move(state)) is not None and state.round == number:
+        yield state
+        state = GAME.apply(state, seat, choose_move(GAME, state, seat, "random", step))
+        step += 1
+
+
+def test_a_constructed_void_is_respected() -> None:
+    """Round 3, 4 players: seat 1 discarded on a red lead, so it holds no red in any world."""
+    start = play_to(GAME.new_game("VOID", None, 4), lambda s: s.round == 3 and s.phase == "play")
+    leader = start.leader
+    void_seat = (leader + 1) % 4
+    red = next(c for c in DECK if suit_of(c) == "R" and c != start.trump_card)
+    blues = [c for c in DECK if suit_of(c) == "B" and c != start.trump_card][:3]
+    state = give(give(start, leader, [red]), void_seat, blues)
+    state = GAME.apply(state, leader, Move("play", red))
+    state = GAME.apply(state, void_seat, Move("play", blues[0]))
+    assert GAME.voids(state)[void_seat] == {"R"}
+    third = (leader + 2) % 4
+    state = GAME.apply(state, third, GAME.legal_moves(state, third)[0])
+    seat = GAME.to_move(state)
+    for k in range(50):
+        world = GAME.sample_world(state, seat, Rng.derive("void", k))
+        check_world(state, world, seat)
+        assert not any(suit_of(c) == "R" for c in world.hands[void_seat])
+
+
+# -- hidden bids -------------------------------------------------------------------------------
+
+
+def test_hidden_bids_are_guessed_from_the_world_not_read() -> None:
+    options = {"bidding_mode": "HIDDEN_SIMULTANEOUS"}
+    state = GAME.new_game("HB", options, 4)
+    state = play_to(state, lambda s: s.round == 5 and sum(b is not None for b in s.bids) == 2)
+    seat = GAME.to_move(state)
+    hidden = ai.hidden_bidders(GAME, state, seat)
+    assert hidden == {s for s, b in enumerate(state.bids) if b is not None}
+    assert ai.hidden_bidders(GAME, GAME.new_game("HB", None, 4), 1) == frozenset()
+    world = GAME.sample_world(state, seat, Rng(4))
+    bids = ai.guess_bids(world, hidden)
+    for other in hidden:
+        expected = ai.estimate_tricks(world.hands[other], world.trump, 4)
+        assert bids[other] == ai.nearest_bid(expected, range(6))
+    twin = replace(state, bids=tuple(None if b is None else 5 - b for b in state.bids))
+    assert GAME.view(twin, seat) == GAME.view(state, seat)
+    assert choose_move(GAME, twin, seat, "normal", 1) == choose_move(GAME, state, seat, "normal", 1)
+
+
+# -- fairness and reproducibility at the real budgets ----------------------------------------
+
+
+def ten_card_positions() -> list[WizardState]:
+    """A 10-card bid, the first card of round 10, and a card in the middle of a later trick."""
+    start = GAME.new_game("TEN", None, 4)
+    bid = play_to(start, lambda s: s.round == 10 and s.phase == "bid")
+    first = play_to(bid, lambda s: s.phase == "play")
+    middle = play_to(first, lambda s: len(s.played) == 4 and len(s.trick) == 2)
+    return [bid, first, middle]
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_levels_decide_from_the_view_only(level: str) -> None:
+    assert ai.budget_scale() == 1.0, "fairness is tested at the real budgets"
+    for state in ten_card_positions():
+        seat = GAME.to_move(state)
+        world = GAME.sample_world(state, seat, Rng.derive("other", level))
+        assert world.hands != state.hands
+        move = choose_move(GAME, state, seat, level, 11)
+        assert choose_move(GAME, world, seat, level, 11) == move
+        GAME.check(state, seat, move)
+
+
+def test_same_state_and_seed_same_move() -> None:
+    state = ten_card_positions()[1]
+    seat = GAME.to_move(state)
+    moves = {choose_move(GAME, state, seat, "hard", "again") for _ in range(2)}
+    assert len(moves) == 1
+
+
+def test_registered_levels() -> None:
+    assert GAME.bot_levels == ("random", "heuristic", "easy", "normal", "hard")
+    assert {"heuristic", "easy", "normal", "hard"} <= set(GAME.bots)
+
+
+def test_budget_scale_shrinks_every_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = ten_card_positions()[1]
+    full = ai.card_iterations(ai.LEVELS["hard"], state, 8)
+    monkeypatch.setenv("TAPETE_BOT_BUDGET", "0.1")
+    assert ai.budget_scale() == 0.1
+    assert ai.card_iterations(ai.LEVELS["hard"], state, 8) == round(full * 0.1)
+    monkeypatch.setenv("TAPETE_BOT_BUDGET", "junk")
+    assert ai.budget_scale() == 1.0
+
+
+def test_long_rounds_get_fewer_iterations() -> None:
+    level = ai.LEVELS["hard"]
+    short = play_to(GAME.new_game("IT", None, 4), lambda s: s.round == 4 and s.phase == "play")
+    long = play_to(short, lambda s: s.round == 15 and s.phase == "play")
+    assert ai.card_iterations(level, short, 2) == 2 * level.per_card
+    assert ai.card_iterations(level, long, 15) == level.max_plays // 60 < level.iterations
+
+
+# -- bids and trump by simulation ------------------------------------------------------------
+
+
+@pytest.fixture
+def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TAPETE_BOT_BUDGET", "0.25")
+
+
+def bidding_state(seed: str, number: int, options: dict[str, str] | None = None) -> WizardState:
+    start = GAME.new_game(seed, options, 4)
+    return play_to(start, lambda s: s.round == number and s.phase == "bid")
+
+
+@pytest.mark.usefixtures("small_budget")
+def test_bids_follow_the_hand() -> None:
+    state = bidding_state("BID", 4)
+    seat = GAME.to_move(state)
+    strong = give(state, seat, ["Z1", "Z2", "Z3", "Z4"])
+    weak = give(state, seat, ["N1", "N2", "N3", "N4"])
+    assert ai.choose_bid(GAME, strong, seat, Rng(1), ai.LEVELS["hard"])[0] == Move("bid", 4)
+    move, values = ai.choose_bid(GAME, weak, seat, Rng(1), ai.LEVELS["hard"])
+    assert move == Move("bid", 0) and values[0] == 20.0
+
+
+@pytest.mark.usefixtures("small_budget")
+def test_the_dealer_never_makes_a_forbidden_bid() -> None:
+    state = bidding_state("EVEN", 6, {"even_bid_restriction": "ALWAYS_DEALER"})
+    state = play_to(state, lambda s: GAME.to_move(s) == s.dealer)
+    forbidden = GAME.forbidden_bid(state, state.dealer)
+    assert forbidden is not None
+    for k in range(6):
+        move = choose_move(GAME, state, state.dealer, "hard", k)
+        assert move.value != forbidden
+        GAME.check(state, state.dealer, move)
+
+
+@pytest.mark.usefixtures("small_budget")
+def test_the_dealer_names_the_suit_of_a_strong_hand() -> None:
+    start = GAME.new_game("TRUMP", None, 4)
+    state = play_to(start, lambda s: s.phase == "trump" and s.round >= 5)
+    dealer = state.dealer
+    yellow = ["Y13", "Y12", "Y11", "Y10", "Y9"][: state.round]
+    state = give(state, dealer, yellow)
+    move, values = ai.choose_trump(GAME, state, dealer, Rng(2), ai.LEVELS["hard"])
+    assert move == Move("trump", "Y") and set(values) == {"R", "B", "G", "Y"}
+    assert choose_move(GAME, state, dealer, "normal", 0).kind == "trump"
+
+
+def test_easy_is_the_heuristic_with_noise() -> None:
+    state = ten_card_positions()[1]
+    seat = GAME.to_move(state)
+    moves = {choose_move(GAME, state, seat, "easy", k) for k in range(40)}
+    heuristic = choose_move(GAME, state, seat, "heuristic", 0)
+    assert heuristic in moves and len(moves) > 1
+    assert all(GAME.legal_moves(state, seat).count(m) == 1 for m in moves)
+
+
+def test_decide_explains_the_choice() -> None:
+    state = ten_card_positions()[2]
+    seat = GAME.to_move(state)
+    level = replace(ai.LEVELS["normal"], iterations=30)
+    move, values = ai.decide(GAME, state, seat, Rng(1), level)
+    assert f"{move.kind} {move.value}" in values
+
+
+# -- the tournament runner, on a tiny run ------------------------------------------------------
+
+
+def load_bench() -> Any:
+    path = ROOT / "bench" / "bench_wizard_ai.py"
+    spec = importlib.util.spec_from_file_location("bench_wizard_ai", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # worker processes find play_game by its module's name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_tournament_runner_on_a_tiny_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = load_bench()
+    out = tmp_path / "games.jsonl"
+    args = argparse.Namespace(
+        levels="easy",
+        opponents="random",
+        deals=1,
+        first_deal=0,
+        jobs=2,
+        out=str(out),
+        tune="",
+    )
+    bench.tournament(args)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(r["seat"] for r in rows) == [0, 1, 2, 3]
+    assert all(r["rounds"] == 15 and len(r["scores"]) == 4 for r in rows)
+    assert len({r["deal"] for r in rows}) == 1
+    bench.tournament(args)  # resumes: nothing left to play
+    assert len(out.read_text().splitlines()) == 4
+    report = capsys.readouterr().out
+    assert "| easy | random | 4 (1) |" in report and "Parity is 25%" in report

@@ -348,3 +348,25 @@ def test_real_ops_with_random_fields_never_crash(
         fields["game"] = "wizard"
     answer = call(op=op, **fields)
     assert answer["ok"] or answer["error"]["code"] in CODES, answer["error"]
+
+
+def test_searching_bots_report_progress() -> None:
+    snap = new_wizard("PROG", 4)
+    state, seat = snap["state"], snap["to_move"]
+    seen: list[tuple[int, int]] = []
+    answer = json.loads(
+        handle(
+            json.dumps(
+                {
+                    "op": "bot_move",
+                    "game": "wizard",
+                    "state": state,
+                    "seat": seat,
+                    "level": "normal",
+                }
+            ),
+            lambda done, total: seen.append((done, total)),
+        )
+    )
+    assert answer["ok"], answer
+    assert seen and all(0 <= done <= total for done, total in seen)

@@ -12,6 +12,7 @@ from tapete.bots import bot_for, choose_move
 from tapete.errors import BadOptionError
 from tapete.rng import Rng
 
+
 @pytest.fixture(autouse=True)
 def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     """The searching bots' real code path at 5% of their budgets (test_ismcts runs them full)."""

@@ -28,6 +28,7 @@ from typing import Any
 
 from . import GAMES, __version__, get_game
 from .bots import choose_move
+from .bots.ismcts import reporting_progress
 from .errors import BadRequestError, BadStateError, EngineError, describe
 
 MAX_REQUEST_CHARS = 2_000_000
@@ -163,7 +164,8 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
         level = _field(request, "level", str)
         bot_seed = _field(request, "bot_seed", (int, str), 0)
         game.check_turn(state, seat)
-        move = choose_move(game, state, seat, level, bot_seed)
+        with reporting_progress(progress):
+            move = choose_move(game, state, seat, level, bot_seed)
         state = game.apply(state, seat, move)
         out = snapshot(game, state, _seat(request, game, state, "view_seat", None))
         out["move"] = game.move_to_json(move)
@@ -172,7 +174,8 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
         game, state = _game_and_state(request)
         seat = _seat(request, game, state)
         game.check_turn(state, seat)
-        return game.hint(state, seat)
+        with reporting_progress(progress):
+            return game.hint(state, seat)
     if op == "replay":
         record = _field(request, "record", dict)
         game, state = replay(record)

@@ -29,11 +29,15 @@ def get_game(game_id: object) -> Any:
 
 
 def _register_all() -> None:
+    from .lobo import GAME as lobo
+    from .rummikub import GAME as rummikub
     from .willie import GAME as willie
     from .wizard import GAME as wizard
 
     register(wizard)
     register(willie)
+    register(lobo)
+    register(rummikub)
 
 
 _register_all()

@@ -24,9 +24,7 @@ MEMBERS = ("JS", "QS", "KS")
 DIFFICULTY_RANKS = {"EASY": 8, "STANDARD": 9, "HARD": 10}
 
 RANK_OF: dict[str, int] = {
-    f"{text}{suit}": rank
-    for rank, text in enumerate(RANK_TEXT, start=1)
-    for suit in SUITS
+    f"{text}{suit}": rank for rank, text in enumerate(RANK_TEXT, start=1) for suit in SUITS
 }
 SUIT_ORDER = {suit: index for index, suit in enumerate(SUITS)}
 
@@ -69,9 +67,7 @@ def parse_card(code: object) -> str:
     if isinstance(code, str) and code in RANK_OF:
         return code
     if isinstance(code, str) and code in MEMBERS:
-        raise InvalidMoveError(
-            f"{code} is a party member, not a number card", card=code
-        )
+        raise InvalidMoveError(f"{code} is a party member, not a number card", card=code)
     raise InvalidMoveError(f"not a Lobo card: {describe(code)}", card=str(code)[:12])
 
 

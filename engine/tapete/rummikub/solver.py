@@ -1,0 +1,260 @@
+"""The exact Rummikub solver: the best play from a rack onto a table, rearranging freely.
+
+``solve(table, rack, *, objective="value", initial=False, options=None)`` returns a
+:class:`Solution`: the tiles to play from the rack (``placed``) and the complete new arrangement
+(``melds``, with ``kinds``). It maximises the rack value removed (``"value"``: a tile its number,
+a joker ``joker_rack_penalty``, 30 by default) or the number of tiles placed (``"tiles"``). The
+answer is exact, and it is a move that the rules (``rules.validate_play``) accept under
+``options``: with ``RACK_ONLY`` a table joker changes what it stands for only when that tile
+comes from the rack. With ``initial=True`` it is the best initial meld from the rack alone
+(worth at least the threshold; a joker counts 0 or what it stands for), and ``melds`` are only
+the new melds. Among equal optima it prefers the arrangement that keeps the existing table: it
+breaks as few neighbour links of the table's runs and moves as few tiles out of the table's
+groups as it can (a penalty folded into the program's score), then lays the melds out in the
+table's order. Pure Python, no dependencies; the arguments are never changed; recent answers
+are cached (a Solution is immutable).
+
+Glossary:
+
+quick play   a play that rearranges nothing (``arrange.simple_play``); it gives a first floor
+floor        the least objective a try of the program must reach (``program.Program``)
+tries        whole rack first (often possible, and then fast); then just better than the quick
+             play within a small budget of states; if the bound is too weak for that, from the
+             top down with doubling steps (iterative deepening of the bound)
+
+How it works: ``program`` holds the dynamic program over numbers 1..13 with per-colour lane
+states (van Rijn, Takes and Vis, 2015) extended with jokers, pins and the initial meld;
+``arrange`` turns its path into melds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import InvalidMoveError, describe
+from .arrange import (
+    Builder,
+    Built,
+    counts,
+    general_problem,
+    layout,
+    place_free_jokers,
+    simple_play,
+    weights,
+)
+from .melds import Meld, MeldError, Reading, parse_meld, read_meld
+from .program import SCALE, OverBudget, Problem, Program
+from .tiles import JOKER, number_of, parse_code, sorted_tiles
+
+OBJECTIVES = ("value", "tiles")
+
+DEFAULTS: dict[str, Any] = {
+    "initial_meld_threshold": 30,
+    "initial_meld_joker_value": "ZERO",
+    "allow_manipulation_on_initial_turn": False,
+    "joker_replacement_source": "RACK_ONLY",
+    "joker_rack_penalty": 30,
+}
+
+
+# -- the public function ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The solver's answer: the tiles to play and the table after the play.
+
+    ``melds`` is the complete new table (with ``initial=True``: only the new melds), each meld a
+    tuple of codes, ``kinds`` says run or group for each; ``changed`` lists the indices of the
+    melds that are new or differ from the old table. ``value`` and ``tiles`` measure ``placed``.
+    """
+
+    placed: tuple[str, ...]
+    melds: tuple[tuple[str, ...], ...]
+    kinds: tuple[str, ...]
+    value: int
+    tiles: int
+    changed: tuple[int, ...] = ()
+
+    @property
+    def table(self) -> tuple[Meld, ...]:
+        return tuple(Meld(k, m) for k, m in zip(self.kinds, self.melds, strict=True))
+
+    def table_json(self) -> list[Any]:
+        return [meld.to_json() for meld in self.table]
+
+
+def solve(
+    table: Iterable[Any],
+    rack: Iterable[Any],
+    *,
+    objective: str = "value",
+    initial: bool = False,
+    options: Mapping[str, Any] | None = None,
+) -> Solution:
+    """The best play of ``rack`` onto ``table`` (see the module docstring).
+
+    ``table`` is a list of melds (lists of codes, ``{"group": [...]}`` or :class:`Meld`),
+    ``rack`` a list of codes, ``options`` the game's options (defaults when None). Bad input
+    raises ``invalid_move``.
+    """
+    if objective not in OBJECTIVES:
+        raise InvalidMoveError(f"objective must be 'value' or 'tiles'; got {describe(objective)}")
+    opts = dict(DEFAULTS)
+    if options:
+        opts.update({k: v for k, v in options.items() if k in DEFAULTS})
+    old = read_input_table(table)
+    hand = [parse_code(t, "rack") for t in rack]
+    check_counts([t for m, _ in old for t in m.tiles] + hand)
+    key = (
+        tuple((m.tiles, m.kind) for m, _ in old),
+        tuple(sorted(hand)),
+        objective,
+        initial,
+        tuple(sorted(opts.items())),
+    )
+    found = _SOLVED.get(key)
+    if found is None:
+        if initial:
+            found = solve_initial(sorted(hand), objective, opts)
+        else:
+            found = solve_general(old, sorted(hand), objective, opts)
+        if len(_SOLVED) >= 256:
+            _SOLVED.pop(next(iter(_SOLVED)))
+        _SOLVED[key] = found
+    return found
+
+
+_SOLVED: dict[tuple[Any, ...], Solution] = {}  # recent answers (a Solution is immutable)
+
+
+def read_input_table(table: Iterable[Any]) -> list[tuple[Meld, Reading]]:
+    out = []
+    for index, item in enumerate(table):
+        kind: str | None
+        if isinstance(item, Meld):
+            tiles, kind = item.tiles, item.kind
+        else:
+            data = list(item) if isinstance(item, tuple) else item
+            tiles, kind = parse_meld(data, f"table meld {index + 1}")
+        try:
+            reading = read_meld(tiles, kind)
+        except MeldError as error:
+            raise InvalidMoveError(
+                f"table meld {index + 1} ({' '.join(tiles)}) is not valid: {error.message}"
+            ) from None
+        out.append((Meld(reading.kind, tuple(tiles)), reading))
+    return out
+
+
+def check_counts(tiles: list[str]) -> None:
+    """No tile more often than the set has it (two of each, two jokers)."""
+    for tile, count in Counter(tiles).items():
+        if count > 2:
+            raise InvalidMoveError(f"there are only two {tile} tiles; got {count}", tile=tile)
+
+
+def solve_initial(hand: list[str], objective: str, opts: Mapping[str, Any]) -> Solution:
+    """The best initial meld: new melds from the rack alone, worth at least the threshold."""
+    weight, joker_weight = weights(objective, opts)
+    problem = Problem(
+        table=[0] * 52,
+        rack=counts(hand),
+        weight=weight,
+        joker_weight=joker_weight,
+        links=[0] * 52,
+        in_groups=[0] * 52,
+        free_table_jokers=0,
+        rack_jokers=hand.count(JOKER),
+        pins=[],
+        threshold=min(int(opts["initial_meld_threshold"]), 127),
+        joker_value=opts["initial_meld_joker_value"] == "REPRESENTED",
+    )
+    path = Program(problem, exact=True).run()
+    if path is None or path.score <= 0:
+        return Solution((), (), (), 0, 0)
+    melds = Builder(problem, path, True, []).build()
+    return _solution([], melds, opts)
+
+
+def solve_general(
+    old: list[tuple[Meld, Reading]], hand: list[str], objective: str, opts: Mapping[str, Any]
+) -> Solution:
+    """Branch and bound: a quick play without rearranging gives a floor; if it places the whole
+    rack it is the answer, else the program runs with that floor (after a cheap try for the
+    whole rack)."""
+    problem = general_problem(old, hand, objective, opts)
+    simple, simple_value = simple_play(old, hand, problem)
+    best_value = sum(w * c for w, c in zip(problem.weight, problem.rack, strict=True))
+    best_value += problem.rack_jokers * problem.joker_weight
+    if simple_value == best_value:
+        return _solution(old, simple, opts)
+    # first the whole rack, then just better than the quick play (cheap when the quick play is
+    # nearly best, which is most of the time); if that try runs long, the bound is weak: then
+    # come down from the top instead, where a high floor prunes hard
+    tries = [(best_value, None), (simple_value + 1, QUICK_BUDGET)]
+    tries += [(t, None) for t in targets(best_value - 1, simple_value + 1)]
+    for target, budget in tries:
+        try:
+            melds = run_program(problem, old, target * SCALE - (SCALE - 1), budget)
+        except OverBudget:
+            continue
+        if melds is not None:
+            return _solution(old, melds, opts)
+        if budget is not None:
+            break  # it finished: nothing beats the quick play
+    return _solution(old, simple, opts)
+
+
+QUICK_BUDGET = 5_000  # states
+
+
+def targets(high: int, low: int) -> list[int]:
+    """The floors to try, from the whole rack down to just better than the quick play: the
+    steps double, so the failed tries cost about as much as the last one (iterative deepening
+    of the bound; a high floor prunes hard, so a try above the optimum fails fast)."""
+    out = []
+    step = 1
+    value = high
+    while value > low:
+        out.append(value)
+        value = high - step
+        step = 2 * step + 1
+    out.append(low)
+    return out
+
+
+def run_program(
+    problem: Problem, old: list[tuple[Meld, Reading]], floor: int, budget: int | None = None
+) -> list[Built] | None:
+    """The best melds scoring at least ``floor``, or None when there are none."""
+    old_jokers = [i for i, (m, _) in enumerate(old) for t in m.tiles if t == JOKER]
+    for exact in (False, True):
+        path = Program(problem, exact, floor, budget).run()
+        if path is None:
+            return None
+        melds = Builder(problem, path, exact, old).build()
+        if exact:
+            return melds
+        free = problem.free_table_jokers + problem.rack_jokers + path.released - path.jokers_used
+        if place_free_jokers(free, melds, old_jokers):
+            return melds
+    return None
+
+
+def _solution(
+    old: Sequence[tuple[Meld, Reading]], melds: list[Built], opts: Mapping[str, Any]
+) -> Solution:
+    """Lay the melds out in the old table's order and describe the play."""
+    ordered, changed = layout(old, melds)
+    new_tiles = Counter(t for b in ordered for t in b.tiles())
+    old_tiles = Counter(t for m, _ in old for t in m.tiles)
+    placed = tuple(sorted_tiles((new_tiles - old_tiles).elements()))
+    kinds = tuple(b.kind for b in ordered)
+    tiles = tuple(b.tiles() for b in ordered)
+    penalty = int(opts["joker_rack_penalty"])
+    value = sum(penalty if t == JOKER else number_of(t) for t in placed)
+    return Solution(placed, tiles, kinds, value, len(placed), changed)

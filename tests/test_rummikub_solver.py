@@ -1,0 +1,385 @@
+"""The Rummikub solver against an independent exhaustive oracle, and its contract.
+
+The oracle knows nothing of the solver's dynamic program: it lists every valid meld that the
+tiles allow (runs with jokers at every possible position, groups with jokers), then searches
+every way to cover all the table tiles and any of the rack tiles with such melds, and asks the
+rules (``rules.unreplaced_jokers``, ``Reading.value``) about jokers and initial melds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+import pytest
+
+from tapete.errors import InvalidMoveError
+from tapete.rng import Rng
+from tapete.rummikub import solve
+from tapete.rummikub.melds import Meld, MeldError, read_meld
+from tapete.rummikub.rules import unreplaced_jokers, validate_play
+from tapete.rummikub.tiles import JOKER, code_of
+
+OPTIONS = {
+    "initial_meld_threshold": 30,
+    "initial_meld_joker_value": "ZERO",
+    "allow_manipulation_on_initial_turn": False,
+    "joker_replacement_source": "RACK_ONLY",
+    "joker_rack_penalty": 30,
+}
+
+# -- the oracle -------------------------------------------------------------------------------
+
+
+def all_melds(avail: Counter[str]) -> list[Meld]:
+    """Every valid meld (as the rules read it) that ``avail`` has the tiles for."""
+    jokers = min(avail[JOKER], 2)
+    found: dict[Any, Meld] = {}
+
+    def add(tiles: tuple[str, ...], kind: str) -> None:
+        if Counter(tiles) - avail:
+            return
+        try:
+            reading = read_meld(tiles, kind)
+        except MeldError:
+            return
+        meld = Meld(reading.kind, tiles)
+        found[meld.canonical()] = meld
+
+    for colour in range(4):
+        for start in range(1, 12):
+            for length in range(3, 14 - start + 1):
+                slots = [code_of(colour, start + i) for i in range(length)]
+                if sum(1 for s in slots if not avail[s]) > jokers:
+                    continue
+                for j in range(jokers + 1):
+                    for holes in combinations(range(length), j):
+                        add(tuple(JOKER if i in holes else s for i, s in enumerate(slots)), "run")
+    for number in range(1, 14):
+        for size in (3, 4):
+            for j in range(jokers + 1):
+                for colours in combinations(range(4), size - j):
+                    tiles = tuple(code_of(c, number) for c in colours) + (JOKER,) * j
+                    add(tiles, "group")
+    return list(found.values())
+
+
+INDEX = {code_of(c, n): c * 13 + n - 1 for c in range(4) for n in range(1, 14)} | {JOKER: 52}
+
+
+class Oracle:
+    """Exhaustive search, memoised on what is left: the best objective any legal end-of-turn
+    table reaches (every cover of the table tiles, plus any rack tiles, by valid melds)."""
+
+    def __init__(
+        self,
+        table: Sequence[Meld],
+        rack: Sequence[str],
+        objective: str,
+        rack_only: bool = True,
+        initial: bool = False,
+        threshold: int = 30,
+        joker_counts: bool = False,
+    ) -> None:
+        self.table = list(table)
+        must = Counter() if initial else Counter(t for m in table for t in m.tiles)
+        self.must = self.vector(must)
+        self.rack = self.vector(Counter(rack))
+        self.objective = objective
+        self.rack_only = rack_only
+        self.initial = initial
+        self.threshold = threshold
+        self.joker_counts = joker_counts
+        # the leaf test looks at the melds holding jokers and the tiles played (RACK_ONLY) or
+        # at the value laid (initial meld): only then do they go into the memo key
+        self.jokers_matter = not initial and any(JOKER in m.tiles for m in table)
+        self.weights = [
+            1 if objective == "tiles" else (30 if i == 52 else i % 13 + 1) for i in range(53)
+        ]
+        self.by_tile: list[list[tuple[Meld, list[tuple[int, int]], int]]] = [[] for _ in range(53)]
+        for meld in all_melds(must + Counter(rack)):
+            need = sorted(Counter(INDEX[t] for t in meld.tiles).items())
+            value = read_meld(meld.tiles, meld.kind).value(meld.tiles, joker_counts)
+            for tile, _ in need:
+                self.by_tile[tile].append((meld, need, value))
+        self.memo: dict[Any, int] = {}
+
+    @staticmethod
+    def vector(counts: Counter[str]) -> tuple[int, ...]:
+        out = [0] * 53
+        for tile, k in counts.items():
+            out[INDEX[tile]] += k
+        return tuple(out)
+
+    def solve(self) -> int:
+        return self.best(self.must, self.rack, (), (0,) * 53, 0)
+
+    def best(
+        self,
+        must: tuple[int, ...],
+        opt: tuple[int, ...],
+        chosen: tuple[Meld, ...],
+        placed: tuple[int, ...],
+        worth: int,
+    ) -> int:
+        """The most that can still be added from here (-1 when nothing legal is left)."""
+        if self.jokers_matter:
+            jokers = tuple(sorted(m.canonical() for m in chosen if JOKER in m.tiles))
+            key: Any = (must, opt, jokers, placed)
+        elif self.initial:
+            key = (must, opt, min(worth, self.threshold), any(placed))
+        else:
+            key = (must, opt)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = self.explore(must, opt, chosen, placed, worth)
+        return found
+
+    def explore(
+        self,
+        must: tuple[int, ...],
+        opt: tuple[int, ...],
+        chosen: tuple[Meld, ...],
+        placed: tuple[int, ...],
+        worth: int,
+    ) -> int:
+        pending = next((i for i in range(53) if must[i]), None)
+        if pending is not None:
+            return self.cover(pending, must, opt, chosen, placed, worth)
+        result = 0 if self.leaf_ok(chosen, placed, worth) else -1
+        tile = next((i for i in range(53) if opt[i]), None)
+        if tile is not None:
+            result = max(result, self.cover(tile, must, opt, chosen, placed, worth))
+            skipped = list(opt)
+            skipped[tile] = 0
+            result = max(result, self.best(must, tuple(skipped), chosen, placed, worth))
+        return result
+
+    def cover(
+        self,
+        tile: int,
+        must: tuple[int, ...],
+        opt: tuple[int, ...],
+        chosen: tuple[Meld, ...],
+        placed: tuple[int, ...],
+        worth: int,
+    ) -> int:
+        result = -1
+        for meld, need, value in self.by_tile[tile]:
+            if any(must[i] + opt[i] < k for i, k in need):
+                continue
+            new_must, new_opt, new_placed = list(must), list(opt), list(placed)
+            gain = 0
+            for i, k in need:
+                from_table = min(k, must[i])
+                new_must[i] -= from_table
+                new_opt[i] -= k - from_table
+                new_placed[i] += k - from_table
+                gain += (k - from_table) * self.weights[i]
+            rest = self.best(
+                tuple(new_must), tuple(new_opt), (*chosen, meld), tuple(new_placed), worth + value
+            )
+            if rest >= 0:
+                result = max(result, gain + rest)
+        return result
+
+    def leaf_ok(self, chosen: tuple[Meld, ...], placed: tuple[int, ...], worth: int) -> bool:
+        if self.initial:
+            return not any(placed) or worth >= self.threshold
+        if not self.jokers_matter:
+            return True
+        codes = Counter({t: placed[i] for t, i in INDEX.items() if placed[i]})
+        return not unreplaced_jokers(
+            self.table, list(chosen), codes, allow_release=True, rack_only=self.rack_only
+        )
+
+
+# -- generated positions ----------------------------------------------------------------------
+
+
+def random_position(rng: Rng) -> tuple[list[Meld], list[str], int]:
+    """A small table of valid melds and a rack, over a narrow range so that tiles interact."""
+    low = 1 + rng.below(9)
+    numbers = range(low, min(13, low + 3 + rng.below(3)) + 1)
+    colours = rng.shuffled(range(4))[: 2 + rng.below(3)]
+    jokers = [0, 0, 1, 1, 2][rng.below(5)]
+    tiles = [code_of(c, n) for c in colours for n in numbers] * 2 + [JOKER] * jokers
+    avail = Counter(rng.shuffled(tiles))
+    table: list[Meld] = []
+    candidates = [m for m in all_melds(avail) if len(m.tiles) <= 5]
+    wanted = rng.below(4)
+    for meld in rng.shuffled(candidates):
+        if len(table) >= wanted:
+            break
+        need = Counter(meld.tiles)
+        if not need - avail:
+            table.append(meld)
+            avail -= need
+    rest = rng.shuffled(list(avail.elements()))
+    size = sum(len(m.tiles) for m in table)
+    return table, rest[: 1 + rng.below(max(1, min(6, 16 - size)))], jokers
+
+
+def table_json(table: Sequence[Meld]) -> list[Any]:
+    return [m.to_json() for m in table]
+
+
+def check_answer(
+    table: Sequence[Meld], rack: Sequence[str], solution: Any, options: dict[str, Any]
+) -> None:
+    """The solver's answer is a move the rules accept, and its numbers add up."""
+    assert solution.tiles == len(solution.placed)
+    if not solution.placed:
+        assert [tuple(m) for m in solution.melds] == [m.tiles for m in table]
+        return
+    raw = list(zip(solution.melds, solution.kinds, strict=True))
+    validate_play(table, rack, raw, list(solution.placed), melded=True, options=options)
+
+
+@pytest.mark.parametrize("batch", range(5))
+def test_general_play_matches_the_oracle(batch: int) -> None:
+    rng = Rng.derive("solver-oracle", batch)
+    for _ in range(300):
+        table, rack, _ = random_position(rng)
+        options = dict(OPTIONS)
+        options["joker_replacement_source"] = ["RACK_ONLY", "RACK_OR_TABLE"][rng.below(2)]
+        objective = ["value", "tiles"][rng.below(2)]
+        rack_only = options["joker_replacement_source"] == "RACK_ONLY"
+        expected = Oracle(table, rack, objective, rack_only).solve()
+        before = (json.dumps(table_json(table)), list(rack))
+        solution = solve(table_json(table), rack, objective=objective, options=options)
+        assert (json.dumps(table_json(table)), list(rack)) == before
+        got = solution.value if objective == "value" else solution.tiles
+        assert got == expected, (table_json(table), rack, objective, options, solution)
+        check_answer(table, rack, solution, options)
+
+
+@pytest.mark.parametrize("batch", range(2))
+def test_initial_meld_matches_the_oracle(batch: int) -> None:
+    rng = Rng.derive("initial-oracle", batch)
+    for _ in range(250):
+        low = 1 + rng.below(10)
+        numbers = range(low, min(13, low + 3 + rng.below(4)) + 1)
+        colours = rng.shuffled(range(4))[: 2 + rng.below(3)]
+        tiles = [code_of(c, n) for c in colours for n in numbers] * 2
+        tiles += [JOKER] * [0, 1, 2][rng.below(3)]
+        rack = rng.shuffled(tiles)[: 3 + rng.below(7)]
+        options = dict(OPTIONS)
+        options["initial_meld_threshold"] = [0, 10, 30, 30, 50][rng.below(5)]
+        options["initial_meld_joker_value"] = ["ZERO", "REPRESENTED"][rng.below(2)]
+        objective = ["value", "tiles"][rng.below(2)]
+        expected = Oracle(
+            [],
+            rack,
+            objective,
+            initial=True,
+            threshold=options["initial_meld_threshold"],
+            joker_counts=options["initial_meld_joker_value"] == "REPRESENTED",
+        ).solve()
+        solution = solve([], rack, objective=objective, initial=True, options=options)
+        got = solution.value if objective == "value" else solution.tiles
+        assert got == max(expected, 0), (rack, objective, options, solution)
+        if solution.placed:
+            raw = list(zip(solution.melds, solution.kinds, strict=True))
+            validate_play([], rack, raw, list(solution.placed), melded=False, options=options)
+
+
+# -- awkward cases ----------------------------------------------------------------------------
+
+
+def best(table: list[Any], rack: list[str], **kwargs: Any) -> Any:
+    solution = solve(table, rack, **kwargs)
+    melds = [Meld(k, tuple(m)) for k, m in zip(solution.kinds, solution.melds, strict=True)]
+    old = [Meld(read_meld(m if isinstance(m, list) else m["group"]).kind, tuple(m)) for m in table]
+    if kwargs.get("initial"):
+        old = []
+    if solution.placed:
+        options = dict(OPTIONS, **(kwargs.get("options") or {}))
+        validate_play(
+            old,
+            rack,
+            [(m.tiles, m.kind) for m in melds],
+            list(solution.placed),
+            melded=not kwargs.get("initial", False),
+            options=options,
+        )
+    return solution
+
+
+def test_group_leftovers_2_2_1_1() -> None:
+    solution = best([["K5", "R5", "B5", "Y5"]], ["K5", "R5"])
+    assert solution.placed == ("K5", "R5")
+    assert sorted(map(sorted, solution.melds)) == [["B5", "K5", "R5"], ["K5", "R5", "Y5"]]
+
+
+def test_long_run_split_in_the_middle() -> None:
+    solution = best([["B6", "B7", "B8", "B9", "B10"]], ["B8", "K1"])
+    assert solution.placed == ("B8",)
+    assert sorted(solution.melds) == [("B6", "B7", "B8"), ("B8", "B9", "B10")]
+
+
+def test_joker_that_has_to_move() -> None:
+    table = [["R2", "R3", "R4", "*"]]
+    official = best(table, ["K9", "B9"], options={"joker_replacement_source": "RACK_OR_TABLE"})
+    assert official.placed == ("K9", "B9") and official.value == 18
+    seed_rule = best(table, ["K9", "B9"])
+    assert seed_rule.placed == ()
+    freed = best([["B3", "B4", "*"]], ["B5", "R7", "Y7"])
+    assert freed.placed == ("R7", "B5", "Y7")
+    assert sorted(freed.melds) == [("B3", "B4", "B5"), ("R7", "Y7", "*")]
+
+
+def test_joker_in_a_group_freed_by_either_colour() -> None:
+    for tile in ("B9", "Y9"):
+        solution = best([["K9", "R9", "*"]], [tile, "K1", "K2"])
+        assert set(solution.placed) == {tile, "K1", "K2"}
+
+
+def test_a_run_rebuilt_around_a_pinned_joker() -> None:
+    # the joker stands for R6 and must keep doing so: the rack's R6 frees it
+    solution = best([["R5", "*", "R7"], ["K8", "B8", "Y8"]], ["R6", "R8"])
+    assert solution.placed == ("R6", "R8")
+
+
+def test_prefers_the_table_as_it_was() -> None:
+    table = [["R1", "R2", "R3"], ["R4", "R5", "R6"], ["K7", "B7", "Y7"]]
+    solution = best(table, ["K9", "B9", "Y9"])
+    assert solution.melds[:3] == tuple(tuple(m) for m in table)
+    assert solution.changed == (3,)
+    grown = best(table, ["R7"])
+    assert grown.placed == ("R7",) and len(grown.changed) == 1
+    assert grown.melds[0] == ("R1", "R2", "R3") and grown.melds[2] == ("K7", "B7", "Y7")
+
+
+def test_initial_meld_leaves_the_table_alone() -> None:
+    solution = best([["R1", "R2", "R3"]], ["R4", "K10", "B10", "Y10"], initial=True)
+    assert solution.melds == (("K10", "B10", "Y10"),) and solution.placed == ("K10", "B10", "Y10")
+    none = best([], ["R4", "K10", "B10"], initial=True)
+    assert none.placed == () and none.melds == ()
+    represented = best(
+        [], ["R10", "B10", "*"], initial=True, options={"initial_meld_joker_value": "REPRESENTED"}
+    )
+    assert represented.value == 50 and len(represented.placed) == 3
+
+
+def test_objectives_differ() -> None:
+    rack = ["K13", "R13", "B13", "K1", "K2", "K3", "K4"]
+    by_value = best([], rack)
+    by_tiles = best([], rack, objective="tiles")
+    assert by_value.value == 49 and by_tiles.tiles == 7
+
+
+def test_bad_input_is_refused() -> None:
+    with pytest.raises(InvalidMoveError):
+        solve([["R1", "R2"]], ["K1"])
+    with pytest.raises(InvalidMoveError):
+        solve([], ["K14"])
+    with pytest.raises(InvalidMoveError):
+        solve([], ["K1"], objective="points")
+    with pytest.raises(InvalidMoveError):
+        solve([["K1", "K2", "K3"]], ["K1", "K1"])
+    with pytest.raises(InvalidMoveError):
+        solve(["K1 K2 K3"], [])

@@ -111,7 +111,7 @@ def random_position(rng: random.Random) -> R.LoboState:
 def test_exact_odds_match_the_brute_force_over_every_pile_order() -> None:
     rng = random.Random(20)
     checked = 0
-    for _ in range(40):
+    for _ in range(30):
         state = random_position(rng)
         expected = brute_values(state)
         odds = analyse(state, budget=10**7)
@@ -120,7 +120,7 @@ def test_exact_odds_match_the_brute_force_over_every_pile_order() -> None:
             assert item.exact
             assert item.p_win == pytest.approx(expected[item.move.text()], abs=1e-12)
         checked += len(odds)
-    assert checked > 150
+    assert checked > 100
 
 
 def test_game_odds_match_the_brute_force_through_the_final_round() -> None:
@@ -281,19 +281,17 @@ def test_clairvoyant_knows_a_hopeless_deal() -> None:
     assert VanguardPuzzle(seq, rules, 10**6).run().winnable is False
 
 
-def test_clairvoyant_bounds_what_the_hint_achieves() -> None:
-    for n in range(1):
-        seed = f"CV{n}"
-        state = GAME.new_game(seed, {"difficulty": "EASY"})
-        while GAME.to_move(state) is not None:
-            state = GAME.apply(state, 0, choose_move(GAME, state, 0, "greedy"))
-        bound = clairvoyant(seed, {"difficulty": "EASY"}, budget=150_000)
-        if state.result == "won":
-            assert bound.winnable is True
-            if bound.best_score is not None:
-                assert bound.best_score >= GAME.outcome(state).scores[0]
-        assert bound.winnable in (True, False, None)
-        json.dumps(bound.to_json())
+def test_clairvoyant_bounds_what_a_bot_achieves() -> None:
+    seed = "CV12"  # greedy wins this Easy deal with 32 points
+    state = GAME.new_game(seed, {"difficulty": "EASY"})
+    while GAME.to_move(state) is not None:
+        state = GAME.apply(state, 0, choose_move(GAME, state, 0, "greedy"))
+    assert state.result == "won"
+    bound = clairvoyant(seed, {"difficulty": "EASY"}, best_score=False)
+    assert bound.winnable is True and bound.exact and bound.best_score is None
+    json.dumps(bound.to_json())
+    cut = clairvoyant(seed, {"difficulty": "EASY"}, budget=5)
+    assert cut.winnable is None and not cut.exact
 
 
 def test_clairvoyant_classic_race() -> None:

@@ -7,8 +7,10 @@
     python3 build.py bench [name ...]      run bench/<name>.py (all bench/bench_*.py by default)
 
 Standard library only (Python >= 3.11). Needs Node.js >= 18 with npm: the Pyodide runtime comes
-from the npm package ``pyodide`` pinned below, and the Pyodide tests run under Node. Downloads
-are cached in .cache/ and reused; dist/ is rebuilt from scratch each time.
+from the npm package ``pyodide`` pinned below, the standard library and the engine are compiled
+to .pyc by that runtime under Node (tools/precompile.mjs), and the Pyodide tests run under Node.
+Downloads and compiled files are cached in .cache/ and reused; dist/ is rebuilt from scratch
+each time.
 
 Tests import this file by path (its name clashes with PyPI's ``build`` package)::
 
@@ -17,7 +19,8 @@ Tests import this file by path (its name clashes with PyPI's ``build`` package):
     sys.modules["tapete_build"] = module
     spec.loader.exec_module(module)
 
-and use ``serve_in_thread``, ``ensure_pyodide``, ``ensure_micropip`` and ``build_wheel``.
+and use ``serve_in_thread``, ``ensure_pyodide``, ``ensure_micropip``, ``build_wheel``,
+``ensure_stdlib_pyc`` and ``precompile_wheel``.
 """
 
 from __future__ import annotations
@@ -69,6 +72,15 @@ PYODIDE_RUNTIME = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
+
+# The page loads every runtime file but the source stdlib: it gets the compiled one instead.
+STDLIB_ZIP = "python_stdlib.zip"
+STDLIB_PYC = "python_stdlib.pyc.zip"
+PYODIDE_LOADER = tuple(name for name in PYODIDE_RUNTIME if name != STDLIB_ZIP)
+# tools/precompile.mjs runs tools/precompile.py inside the pinned Pyodide; outputs are cached
+# under a key of the Pyodide version and these two files.
+PRECOMPILER = (ROOT / "tools" / "precompile.mjs", ROOT / "tools" / "precompile.py")
+PYC_CACHE = CACHE / f"pyc-{PYODIDE_VERSION}"
 
 # micropip for Pyodide 314; the npm package ships no wheels, so tests load it from this file.
 MICROPIP_VERSION = "0.11.1"
@@ -329,7 +341,65 @@ def ensure_micropip(cache: Path = WHEELS) -> Path:
     return wheel
 
 
+# -- precompiled Python (.pyc made by the pinned Pyodide under Node) ---------------------------
+
+
+def precompiler_key() -> str:
+    """A short hash of the precompiler's own files: a change to them recompiles everything."""
+    digest = hashlib.sha256()
+    for path in PRECOMPILER:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def precompile(kind: str, source: Path, target: Path, runtime: Path) -> None:
+    """Run ``tools/precompile.mjs`` (``kind`` stdlib or wheel) into ``target``, atomically."""
+    node = require_tool("node", "install Node.js 18 or later")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    try:
+        run([node, PRECOMPILER[0], runtime, kind, source, partial], capture=True)
+    except BuildError as error:
+        partial.unlink(missing_ok=True)
+        raise BuildError(f"precompiling {source.name} failed: {error}") from None
+    partial.replace(target)
+
+
+def ensure_stdlib_pyc(runtime: Path | None = None) -> Path:
+    """Pyodide's standard library zip with every module as an unchecked-hash .pyc (cached).
+
+    Made once per Pyodide version (about 4 s): the runtime compiles its own standard library.
+    """
+    runtime = runtime or ensure_pyodide()
+    target = PYC_CACHE / f"{precompiler_key()}-{STDLIB_PYC}"
+    if not target.is_file():
+        log(f"compiling Pyodide's standard library to .pyc ({STDLIB_PYC})")
+        precompile("stdlib", runtime / STDLIB_ZIP, target, runtime)
+    return target
+
+
+def precompile_wheel(wheel: Path, runtime: Path | None = None) -> None:
+    """Add ``__pycache__/*.cpython-314.pyc`` files to ``wheel`` in place (cached by its hash)."""
+    runtime = runtime or ensure_pyodide()
+    key = f"{precompiler_key()}-{sha256_file(wheel)[:16]}"
+    cached = PYC_CACHE / "wheels" / key / wheel.name
+    if not cached.is_file():
+        log(f"compiling {wheel.name} to .pyc")
+        precompile("wheel", wheel, cached, runtime)
+    shutil.copyfile(cached, wheel)
+
+
 # -- assembling dist/ --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Start:
+    """How the app starts; every field on is the shipped app (bench/bench_boot.py turns them
+    off to measure the plain start beside it)."""
+
+    precompiled_stdlib: bool = True
+    precompiled_wheel: bool = True
+    snapshots: bool = True
 
 
 def copy_web(web: Path, dist: Path) -> None:
@@ -342,11 +412,15 @@ def copy_web(web: Path, dist: Path) -> None:
     shutil.copytree(web, dist, ignore=ignore, dirs_exist_ok=True)
 
 
-def copy_pyodide(runtime: Path, dist: Path) -> None:
+def copy_pyodide(runtime: Path, dist: Path, stdlib: Path) -> str:
+    """The runtime files and the standard library ``stdlib``; returns its URL in dist/."""
     target = dist / "pyodide"
     target.mkdir(parents=True, exist_ok=True)
-    for name in PYODIDE_RUNTIME:
+    for name in PYODIDE_LOADER:
         shutil.copyfile(runtime / name, target / name)
+    name = STDLIB_ZIP if stdlib.name == STDLIB_ZIP else STDLIB_PYC
+    shutil.copyfile(stdlib, target / name)
+    return f"pyodide/{name}"
 
 
 def games_catalogue() -> list[dict[str, Any]]:
@@ -362,6 +436,19 @@ def games_catalogue() -> list[dict[str, Any]]:
     if not source.is_relative_to(ENGINE):
         raise BuildError(f"imported tapete from {source}, not from {ENGINE}: uninstall that copy")
     return [tapete.GAMES[game_id].catalogue() for game_id in sorted(tapete.GAMES)]
+
+
+def snapshot_key(dist: Path, stdlib: str, wheel: str) -> str:
+    """What a memory snapshot depends on: the runtime, the stdlib zip (Python caches its
+    directory), the wheel, and the worker that makes and restores it."""
+    worker = dist / "worker.js"
+    parts = [
+        PYODIDE_VERSION,
+        sha256_file(dist / stdlib),
+        sha256_file(dist / wheel),
+        sha256_file(worker) if worker.is_file() else "",
+    ]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
 def content_version(dist: Path, extra: bytes) -> str:
@@ -389,29 +476,33 @@ def inject_precache(sw: Path, version: str, files: list[str]) -> None:
     sw.write_text(text.replace(SW_PLACEHOLDER, payload), encoding="utf-8")
 
 
-def build(dist: Path = DIST, web: Path = WEB) -> dict[str, Any]:
+def build(dist: Path = DIST, web: Path = WEB, start: Start = Start()) -> dict[str, Any]:
     """Assemble ``dist`` from scratch out of ``web``; return the build.json written there."""
     started = time.perf_counter()
     if not web.is_dir():
         raise BuildError(f"{web} is missing")
     runtime = ensure_pyodide()
+    stdlib = ensure_stdlib_pyc(runtime) if start.precompiled_stdlib else runtime / STDLIB_ZIP
     shutil.rmtree(dist, ignore_errors=True)
     dist.mkdir(parents=True)
     copy_web(web, dist)
-    copy_pyodide(runtime, dist)
+    stdlib_url = copy_pyodide(runtime, dist, stdlib)
     wheel = build_wheel(dist / "engine")
+    if start.precompiled_wheel:
+        precompile_wheel(wheel, runtime)
+    wheel_url = wheel.relative_to(dist).as_posix()
     info: dict[str, Any] = {
         "engine_version": engine_version(),
         "pyodide_version": PYODIDE_VERSION,
-        "wheel": wheel.relative_to(dist).as_posix(),
-        "games": games_catalogue(),
+        "wheel": wheel_url,
+        "wheel_sha256": sha256_file(wheel),
+        "stdlib": stdlib_url,
+        "stdlib_sha256": sha256_file(dist / stdlib_url),
+        "snapshot_key": snapshot_key(dist, stdlib_url, wheel_url) if start.snapshots else None,
     }
-    version = content_version(dist, json.dumps(info, sort_keys=True).encode())
-    info = {
-        **{key: info[key] for key in ("engine_version", "pyodide_version", "wheel")},
-        "build": version,
-        "games": info["games"],
-    }
+    games = games_catalogue()
+    version = content_version(dist, json.dumps({**info, "games": games}, sort_keys=True).encode())
+    info = {**info, "build": version, "games": games}
     (dist / "build.json").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
     inject_precache(dist / "sw.js", version, precache_list(dist))
     size = sum(path.stat().st_size for path in files_under(dist))

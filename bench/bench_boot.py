@@ -1,19 +1,28 @@
-"""Start-up time of the app in headless Chromium, and the bytes of a first visit.
+"""Start-up time of the app in headless Chromium, and the bytes of a first visit, for the plain
+start and the faster ones side by side (the machine is shared and noisy: compare ratios).
 
-    python3 bench/bench_boot.py [--repeats 5] [--no-build]
+    python3 bench/bench_boot.py [--repeats 5] [--variants plain,pyc,snapshot]
     python3 build.py bench boot
 
-Serves dist/ on 127.0.0.1 and measures, ``--repeats`` times each, from navigation start to the
-moment the page sets ``document.documentElement.dataset.engine = "ready"`` (the worker's
-``ready`` message: Pyodide booted and the wheel imported):
+Configurations (each a fresh build of the same sources, see ``build.Start``):
 
-- cold: a fresh browser profile, nothing cached;
-- warm: once the service worker has precached the build, a new tab, then a new tab after a
-  browser restart (same profile): files come from its cache (and Chromium's code cache).
+- plain:    Pyodide's own standard library (source), the wheel as built, no snapshot;
+- pyc-stdlib: the standard library precompiled to .pyc (``stdLibURL``), the wheel as built;
+- pyc:      the standard library and the wheel precompiled, no snapshot;
+- snapshot: the shipped app: both precompiled, and a memory snapshot made by the first visit
+  (when the worker is idle) and restored by later ones.
+
+For each, ``--repeats`` rounds (interleaved across configurations) measure, from navigation
+start to ``<html data-engine="ready">`` (the worker's ``ready``: the engine imported):
+
+- cold: a fresh browser profile, nothing cached (for "snapshot" this start also prepares the
+  snapshot: ``_makeSnapshot``);
+- warm: once the service worker has precached the build (and the snapshot is saved), a new tab,
+  then a new tab after a browser restart (same profile).
 
 Bytes: everything the server sent during a first visit in a persistent profile, until the
-service worker has precached the build (raw bytes: this server does not compress; GitHub
-Pages does). Files fetched more than once are listed. Prints a markdown table and the command.
+service worker has precached the build (raw: this server does not compress; GitHub Pages
+compresses text, not .zip/.whl). Prints a markdown table and the command.
 """
 
 from __future__ import annotations
@@ -45,6 +54,13 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 TIMEOUT_MS = 90_000
+VISITS = ("cold", "warm_tab", "warm_restart")
+VARIANTS = {
+    "plain": {"precompiled_stdlib": False, "precompiled_wheel": False, "snapshots": False},
+    "pyc-stdlib": {"precompiled_stdlib": True, "precompiled_wheel": False, "snapshots": False},
+    "pyc": {"precompiled_stdlib": True, "precompiled_wheel": True, "snapshots": False},
+    "snapshot": {"precompiled_stdlib": True, "precompiled_wheel": True, "snapshots": True},
+}
 
 # Records when <html data-engine="ready"> appears, in ms since navigation start.
 READY_PROBE = """
@@ -119,6 +135,23 @@ def counting_server(
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
+class Site:
+    """One configuration: its build, server, byte counter and results."""
+
+    def __init__(self, tool: ModuleType, name: str, folder: Path) -> None:
+        self.name = name
+        self.dist = folder / name
+        self.info: dict[str, Any] = tool.build(self.dist, start=tool.Start(**VARIANTS[name]))
+        self.files = len(tool.precache_list(self.dist))
+        self.counter = Counter()
+        self.server, self.url = counting_server(tool, self.dist, self.counter)
+        self.rounds: list[dict[str, Any]] = []
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
 def launch(playwright: Any, profile: Path) -> Any:
     options: dict[str, Any] = {"headless": True, "args": CHROMIUM_ARGS}
     if os.path.exists(CHROMIUM):
@@ -139,69 +172,106 @@ def poll(page: Any, expression: str, arg: Any = None) -> Any:
     return value
 
 
-def visit(context: Any, url: str) -> float:
-    """Open ``url`` in a new tab; ms from navigation start to the engine being ready."""
+def open_ready(context: Any, url: str) -> tuple[Any, dict[str, Any]]:
+    """A new tab on ``url``, once the engine is ready: (page, {ms, start, timings})."""
     page = context.new_page()
     page.add_init_script(READY_PROBE)
     page.goto(url)
     ready_ms = float(poll(page, "() => window.__tapeteReadyAt"))
+    info = page.evaluate("() => window.tapete.app.engine.info")
+    timings = dict(info.get("timings") or {})
+    if "origin" in timings:  # when the worker started, in ms after navigation start
+        timings["origin"] = round(timings["origin"] - page.evaluate("performance.timeOrigin"))
+    return page, {"ms": ready_ms, "start": info.get("start"), "timings": timings}
+
+
+def visit(context: Any, url: str) -> dict[str, Any]:
+    page, result = open_ready(context, url)
     page.close()
-    return ready_ms
+    return result
 
 
-def wait_precached(context: Any, url: str, files: int) -> None:
-    page = context.new_page()
-    page.goto(url)
-    poll(page, PRECACHED, files)
-    page.close()
-
-
-def one_round(playwright: Any, url: str, files: int, counter: Counter) -> dict[str, Any]:
-    """A fresh profile: the cold visit, precaching, then a warm visit after a restart."""
+def one_round(playwright: Any, site: Site) -> dict[str, Any]:
+    """A fresh profile: the cold visit (kept open until precached and, with snapshots, until the
+    snapshot is saved), then a new tab, then a new tab after a restart."""
     with tempfile.TemporaryDirectory() as profile:
-        counter.reset()
+        site.counter.reset()
         context = launch(playwright, Path(profile))
-        cold = visit(context, url)
-        wait_precached(context, url, files)
-        first_visit = (dict(counter.sent), dict(counter.requests))
-        warm_tab = visit(context, url)
+        page, cold = open_ready(context, site.url)
+        poll(page, PRECACHED, site.files)
+        snapshot = None
+        if site.info.get("snapshot_key"):
+            poll(page, "() => document.documentElement.dataset.snapshot")
+            snapshot = page.evaluate("() => window.tapete.app.engine.snapshot")
+        page.close()
+        sent, requests = dict(site.counter.sent), dict(site.counter.requests)
+        warm_tab = visit(context, site.url)
         context.close()
         context = launch(playwright, Path(profile))
-        warm_restart = visit(context, url)
+        warm_restart = visit(context, site.url)
         context.close()
     return {
         "cold": cold,
         "warm_tab": warm_tab,
         "warm_restart": warm_restart,
-        "sent": first_visit[0],
-        "requests": first_visit[1],
+        "snapshot": snapshot,
+        "sent": sent,
+        "requests": requests,
     }
 
 
-ROWS = {
-    "cold": "cold (fresh profile)",
-    "warm_tab": "warm (service worker cache, new tab)",
-    "warm_restart": "warm (service worker cache, after a browser restart)",
-}
+def median(site: Site, key: str) -> float:
+    return statistics.median(r[key]["ms"] for r in site.rounds)
 
 
-def report(rounds: list[dict[str, Any]], command: str) -> str:
+def runs(site: Site, key: str) -> str:
+    return ", ".join(f"{r[key]['ms']:.0f}" for r in site.rounds)
+
+
+def report(sites: list[Site], command: str) -> str:
+    base = sites[0]
     lines = [
-        f"| visit | median ms | min | max | runs ({len(rounds)}) |",
-        "|---|---:|---:|---:|---|",
+        f"| configuration | cold (first visit) | warm, new tab | warm, after restart | "
+        f"ratio to {base.name}: cold / tab / restart | first-visit bytes | starts |",
+        "|---|---:|---:|---:|---|---:|---|",
     ]
-    for key, label in ROWS.items():
-        runs = [r[key] for r in rounds]
-        lines.append(
-            f"| {label} | {statistics.median(runs):.0f} | {min(runs):.0f} | "
-            f"{max(runs):.0f} | {', '.join(f'{x:.0f}' for x in runs)} |"
+    for site in sites:
+        medians = [median(site, key) for key in VISITS]
+        ratios = [m / median(base, key) for m, key in zip(medians, VISITS, strict=True)]
+        sent = site.rounds[0]["sent"]
+        starts = collections.Counter(
+            f"{key}:{r[key]['start']}" for r in site.rounds for key in VISITS
         )
-    sent, requests = rounds[0]["sent"], rounds[0]["requests"]
-    repeated = {path: count for path, count in requests.items() if count > 1}
+        lines.append(
+            f"| {site.name} | {medians[0]:.0f} ms | {medians[1]:.0f} ms | {medians[2]:.0f} ms | "
+            f"{' / '.join(f'{x:.2f}' for x in ratios)} | {sum(sent.values()) / 1e6:.2f} MB | "
+            f"{', '.join(f'{k} x{v}' for k, v in sorted(starts.items()))} |"
+        )
+    lines += ["", "Medians of the runs (ms from navigation start to ready):", ""]
+    for site in sites:
+        lines.append(
+            f"- {site.name}: cold {runs(site, 'cold')}; tab {runs(site, 'warm_tab')}; "
+            f"restart {runs(site, 'warm_restart')}"
+        )
+    for site in sites:
+        made = [r["snapshot"] for r in site.rounds if r["snapshot"]]
+        if made:
+            ok = [s for s in made if s.get("ok")]
+            blocked = statistics.median(s["blocked_ms"] for s in ok) if ok else float("nan")
+            total = statistics.median(s["ms"] for s in ok) if ok else float("nan")
+            lines.append(
+                f"- {site.name}: snapshot saved in {len(ok)}/{len(made)} first visits, "
+                f"{ok[0]['bytes'] / 1e6 if ok else 0:.1f} MB stored for "
+                f"{ok[0]['memory'] / 1e6 if ok else 0:.1f} MB of memory; requests wait at most "
+                f"{blocked:.0f} ms (median) while it is made, {total:.0f} ms until it is stored"
+            )
+        last = site.rounds[-1]
+        timing = {key: last[key]["timings"] for key in ("cold", "warm_tab")}
+        lines.append(f"- {site.name}: worker timings, last round (ms): {json.dumps(timing)}")
+    repeated = {p: c for p, c in base.rounds[0]["requests"].items() if c > 1}
     lines += [
         "",
-        f"First visit, until precached: {sum(sent.values()) / 1e6:.2f} MB raw in "
-        f"{sum(requests.values())} requests; fetched more than once: "
+        f"Files fetched more than once during a first visit ({base.name}): "
         f"{json.dumps(repeated) if repeated else 'none'}",
         "",
         f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end; "
@@ -213,29 +283,32 @@ def report(rounds: list[dict[str, Any]], command: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--no-build", action="store_true", help="measure dist/ as it is")
+    parser.add_argument("--variants", default="plain,pyc,snapshot", help=", ".join(VARIANTS))
     args = parser.parse_args()
+    names = [name for name in args.variants.split(",") if name]
+    unknown = [name for name in names if name not in VARIANTS]
+    if unknown:
+        raise SystemExit(f"unknown variants {unknown}; choose from {list(VARIANTS)}")
     tool = load_build()
-    if not args.no_build:
-        tool.build()
-    build_info = json.loads((tool.DIST / "build.json").read_text(encoding="utf-8"))
-    files = len(tool.precache_list(tool.DIST))
     from playwright.sync_api import sync_playwright
 
-    counter = Counter()
-    server, url = counting_server(tool, tool.DIST, counter)
-    try:
-        with sync_playwright() as playwright:
-            rounds = [one_round(playwright, url, files, counter) for _ in range(args.repeats)]
-    finally:
-        server.shutdown()
-        server.server_close()
-    command = f"python3 bench/bench_boot.py --repeats {args.repeats}"
+    with tempfile.TemporaryDirectory() as folder:
+        sites = [Site(tool, name, Path(folder)) for name in names]
+        try:
+            with sync_playwright() as playwright:
+                for _ in range(args.repeats):
+                    for site in sites:
+                        site.rounds.append(one_round(playwright, site))
+        finally:
+            for site in sites:
+                site.close()
+    command = f"python3 bench/bench_boot.py --repeats {args.repeats} --variants {','.join(names)}"
+    info = sites[0].info
     print(
-        f"build {build_info['build']}, Pyodide {build_info['pyodide_version']}, "
+        f"build {info['build']} ({info['wheel']}), Pyodide {info['pyodide_version']}, "
         f"Chromium at {CHROMIUM if shutil.which(CHROMIUM) else 'Playwright default'}\n"
     )
-    print(report(rounds, command))
+    print(report(sites, command))
 
 
 if __name__ == "__main__":

@@ -72,7 +72,7 @@ def built(
 def test_dist_layout(built: tuple[Path, dict[str, Any]], tool: ModuleType) -> None:
     dist, info = built
     files = set(digests(dist))
-    runtime = {f"pyodide/{name}" for name in tool.PYODIDE_RUNTIME}
+    runtime = {f"pyodide/{name}" for name in tool.PYODIDE_LOADER} | {f"pyodide/{tool.STDLIB_PYC}"}
     wheel = f"engine/tapete-{__version__}-py3-none-any.whl"
     web = {"index.html", "app.js", "render/wizard.js", "manifest.webmanifest", "sw.js"}
     assert files == runtime | web | {wheel, "build.json"}
@@ -83,11 +83,26 @@ def test_build_json(built: tuple[Path, dict[str, Any]], tool: ModuleType) -> Non
     dist, info = built
     on_disk = json.loads((dist / "build.json").read_text(encoding="utf-8"))
     assert on_disk == info
-    assert list(info) == ["engine_version", "pyodide_version", "wheel", "build", "games"]
+    assert list(info) == [
+        "engine_version",
+        "pyodide_version",
+        "wheel",
+        "wheel_sha256",
+        "stdlib",
+        "stdlib_sha256",
+        "snapshot_key",
+        "build",
+        "games",
+    ]
     assert info["engine_version"] == __version__
     assert info["pyodide_version"] == tool.PYODIDE_VERSION
     assert info["games"] == [GAMES[name].catalogue() for name in sorted(GAMES)]
     assert re.fullmatch(r"[0-9a-f]{12}", info["build"])
+    assert info["stdlib"] == f"pyodide/{tool.STDLIB_PYC}"
+    for name in ("wheel", "stdlib"):
+        digest = hashlib.sha256((dist / info[name]).read_bytes()).hexdigest()
+        assert info[f"{name}_sha256"] == digest
+    assert re.fullmatch(r"[0-9a-f]{16}", info["snapshot_key"])
 
 
 def test_service_worker_precaches_every_file(built: tuple[Path, dict[str, Any]]) -> None:
@@ -137,7 +152,7 @@ def test_server_mime_types(built: tuple[Path, dict[str, Any]], tool: ModuleType)
             "app.js": "text/javascript",
             "manifest.webmanifest": "application/manifest+json",
             "build.json": "application/json",
-            "pyodide/python_stdlib.zip": "application/zip",
+            info["stdlib"]: "application/zip",
             info["wheel"]: "application/octet-stream",
         }
         for path, mime in expected.items():

@@ -5,6 +5,7 @@ import { EngineClient } from "./engine-client.js";
 import { h, mount } from "./dom.js";
 import { applyTranslations, language, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { parseDealLink } from "./deal-link.js";
+import * as lobo from "./render/lobo.js";
 import * as wizard from "./render/wizard.js";
 import { finishGame, loadAutosave, loadSettings, saveGame, saveSettings, setAsideAutosave } from "./store.js";
 import { applyUpdateIfIdle, activateWaiting, registerServiceWorker } from "./sw-update.js";
@@ -17,7 +18,7 @@ import { PlayScreen } from "./ui/play.js";
 import { dealUrl, shareDeal } from "./ui/share.js";
 
 /** Games the page can draw. A game in build.json without a renderer is not offered. */
-const RENDERERS = { wizard };
+const RENDERERS = { lobo, wizard };
 
 /** Errors that mean "this input is wrong", not "the engine is broken". */
 const INPUT_ERRORS = ["bad_option", "unknown_game", "bad_request", "bad_state", "invalid_move", "illegal_move"];
@@ -44,6 +45,8 @@ function stillOn(visit) {
 const root = () => document.getElementById("app");
 
 function setEngineStatus(status) {
+  // How the worker started: "snapshot" (restored from a memory snapshot) or "plain".
+  if (status === "ready") document.documentElement.dataset.start = app.engine.info.start || "plain";
   document.documentElement.dataset.engine = status;
 }
 
@@ -395,6 +398,9 @@ async function main() {
   app.engine.addEventListener("ready", () => {
     setEngineStatus("ready");
     drawEngineStatus();
+  });
+  app.engine.addEventListener("snapshot", (event) => {
+    document.documentElement.dataset.snapshot = event.detail.ok ? "saved" : "failed";
   });
   app.engine.addEventListener("fatal", (event) => {
     setEngineStatus("fatal");

@@ -1,6 +1,6 @@
 // The page's side of the worker protocol (docs/CONTRACTS.md): one pending map keyed by request
 // id, a timeout per request (counted from the moment the engine is ready), and events
-// `boot` (progress), `ready` and `fatal`.
+// `boot` (progress), `ready`, `snapshot` and `fatal`.
 
 const BOOT_TIMEOUT_MS = 120_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -25,6 +25,8 @@ export class EngineClient extends EventTarget {
     /** @type {"booting" | "ready" | "fatal"} */
     this.status = "booting";
     this.info = null;
+    /** The worker's last {op: "snapshot", ok, ...} message, if any. */
+    this.snapshot = null;
     this.bootStage = { stage: "runtime", done: 0, total: 1 };
     this.nextId = 1;
     /** @type {Map<number, {resolve: Function, reject: Function, timeout: number, timer: any, op: string}>} */
@@ -96,13 +98,24 @@ export class EngineClient extends EventTarget {
     if (data.op === "ready") {
       clearTimeout(this.bootTimer);
       this.status = "ready";
-      this.info = { engine_version: data.engine_version, pyodide_version: data.pyodide_version };
+      this.info = {
+        engine_version: data.engine_version,
+        pyodide_version: data.pyodide_version,
+        start: data.start,
+        snapshot_error: data.snapshot_error,
+        timings: data.timings,
+      };
       for (const [id, entry] of this.pending) this.arm(id, entry);
       this.dispatchEvent(new CustomEvent("ready", { detail: this.info }));
       return;
     }
     if (data.op === "fatal") {
       this.fail(data.message || "the engine stopped");
+      return;
+    }
+    if (data.op === "snapshot") {
+      this.snapshot = data; // the worker saved (or could not save) its memory snapshot
+      this.dispatchEvent(new CustomEvent("snapshot", { detail: data }));
       return;
     }
     if (data.op === "progress") {

@@ -2,8 +2,9 @@
 //
 //   node tests/pyodide/run.mjs CONFIG.json OUT.json
 //
-// CONFIG: {mode: "loadPackage" | "micropip",
+// CONFIG: {mode: "loadPackage" | "micropip" | "snapshot",
 //          pyodide: dir of the npm package `pyodide`, wheel: path of tapete's wheel,
+//          stdlib?: path of the standard library zip (stdLibURL; default: the package's),
 //          micropip?: path of micropip's wheel (mode "micropip"),
 //          requests: [request JSON strings for tapete.api.handle],
 //          playouts: [{game, seed, players?, options?, levels: [level per seat], limit?}],
@@ -12,6 +13,10 @@
 //       installed_version, installer, responses: [answer JSON strings],
 //       playouts: [{moves: [{seat, move}], final: answer JSON string, ms}], python,
 //       network: [every non-file URL that was fetched: must stay empty]}
+//
+// Mode "snapshot" does what web/worker.js does across two visits: a Pyodide started with
+// _makeSnapshot unpacks the wheel and imports tapete.api, makes a memory snapshot, and a second
+// Pyodide restored from it (wheel files unpacked again, random re-seeded) answers everything.
 //
 // Like web/worker.js, only JSON strings cross between JS and Python. Python's output and
 // Pyodide's messages go to stderr, so nothing but this script's result reaches OUT.
@@ -41,10 +46,30 @@ globalThis.fetch = async (input, init) => {
 
 const toStderr = (text) => process.stderr.write(`${text}\n`);
 
-async function boot() {
+async function boot(extra = {}) {
   const indexURL = resolve(config.pyodide) + "/";
   const { loadPyodide } = await import(pathToFileURL(indexURL + "pyodide.mjs").href);
-  return loadPyodide({ indexURL, stdout: toStderr, stderr: toStderr });
+  const stdLibURL = config.stdlib ? resolve(config.stdlib) : undefined;
+  return loadPyodide({ indexURL, stdLibURL, stdout: toStderr, stderr: toStderr, ...extra });
+}
+
+/** The wheel unpacked into site-packages (what web/worker.js falls back to). */
+function unpackWheel(py) {
+  const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
+  py.unpackArchive(new Uint8Array(readFileSync(resolve(config.wheel))), "wheel", { extractDir: sitePackages });
+  py.runPython("import importlib; importlib.invalidate_caches()");
+}
+
+/** A Pyodide restored from a snapshot made by another one that had imported tapete.api. */
+async function bootFromSnapshot() {
+  const first = await boot({ _makeSnapshot: true });
+  unpackWheel(first);
+  first.runPython("import tapete.api, gc; gc.collect()");
+  const snapshot = first.makeMemorySnapshot();
+  const py = await boot({ _loadSnapshot: snapshot });
+  unpackWheel(py);
+  py.runPython("import random; random.seed()");
+  return py;
 }
 
 async function install(py) {
@@ -82,9 +107,9 @@ function playout(handle, spec) {
 }
 
 const t0 = performance.now();
-const py = await boot();
+const py = config.mode === "snapshot" ? await bootFromSnapshot() : await boot();
 const t1 = performance.now();
-await install(py);
+if (config.mode !== "snapshot") await install(py);
 const t2 = performance.now();
 
 const info = JSON.parse(py.runPython(`

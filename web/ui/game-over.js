@@ -20,7 +20,9 @@ export function renderGameOver(root, p) {
         "section",
         { class: "panel wide" },
         h("h2", null, t("over.title")),
-        h("p", { class: "winners", dataset: { testid: "winners" } }, t(winners.length > 1 ? "over.winners" : "over.winner_is", { names: winners.join(", ") })),
+        p.renderer.renderHeadline
+          ? p.renderer.renderHeadline(outcome, view, t)
+          : h("p", { class: "winners", dataset: { testid: "winners" } }, t(winners.length > 1 ? "over.winners" : "over.winner_is", { names: winners.join(", ") })),
         p.renderer.renderRanking(outcome, p.names, t),
         h(
           "div",

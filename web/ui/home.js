@@ -28,10 +28,12 @@ export function renderHome(root, p) {
       h(
         "article",
         { class: "game-tile", dataset: { testid: `game-${game.id}` } },
-        h("div", { class: "game-art", "aria-hidden": "true" }, ["Z", "R", "B", "G", "Y"].map((kind) => glyph(kind, `glyph art-${kind}`))),
+        h("div", { class: "game-art", "aria-hidden": "true" }, game.id === "lobo"
+          ? ["♠", "♥", "♦", "♣"].map((sign, i) => h("span", { class: ["lobo-art", i === 1 || i === 2 ? "red" : null] }, sign))
+          : ["Z", "R", "B", "G", "Y"].map((kind) => glyph(kind, `glyph art-${kind}`))),
         h("h2", null, t(`game.${game.id}.name`)),
         h("p", { class: "tagline" }, t(`game.${game.id}.tagline`)),
-        h("p", { class: "meta" }, t("home.players", { min: game.min_players, max: game.max_players })),
+        h("p", { class: "meta" }, game.max_players === 1 ? t("home.solo") : t("home.players", { min: game.min_players, max: game.max_players })),
         h(
           "div",
           { class: "tile-actions" },

@@ -3,6 +3,7 @@
 
 import { has, t } from "../i18n.js";
 import { cardName } from "../render/cards.js";
+import { loboCardName } from "../render/lobo.js";
 
 /** The translated label of an option of a game (falls back to its name). */
 export function optionLabel(game, name) {
@@ -24,7 +25,8 @@ export function errorText(error, game = "wizard") {
   const info = (error && error.info) || error || {};
   const params = { ...info };
   if (typeof info.suit === "string") params.suit = t(`suit.${info.suit}`);
-  if (typeof info.card === "string") params.card = cardName(info.card, t);
+  if (typeof info.card === "string") params.card = game === "lobo" ? loboCardName(info.card, t) : cardName(info.card, t);
+  if (game === "lobo" && typeof info.kind === "string" && has(`lobo.kind.${info.kind}`)) params.kind = t(`lobo.kind.${info.kind}`);
   if (typeof info.option === "string") params.option = optionLabel(game, info.option);
   if (info.code === "illegal_move") {
     const key = `reason.${info.reason}`;

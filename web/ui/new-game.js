@@ -90,9 +90,11 @@ export function renderNewGame(root, catalogue, p) {
     { class: "panel newgame", dataset: { testid: "new-game-form" }, novalidate: true },
     h("h2", null, t("newgame.title", { game: t(`game.${game}.name`) })),
     h("div", { class: "form-grid" },
-      h("fieldset", null, h("legend", null, t("newgame.players")),
-        h("div", { class: "option-row" }, h("label", { for: "players" }, t("newgame.players.count")), players),
-        seatList),
+      catalogue.max_players > 1 // a solo game has no seats to choose
+        ? h("fieldset", null, h("legend", null, t("newgame.players")),
+          h("div", { class: "option-row" }, h("label", { for: "players" }, t("newgame.players.count")), players),
+          seatList)
+        : null,
       h("fieldset", null, h("legend", null, t("newgame.options")), optionInputs.map((o) => o.row),
         h("div", { class: "option-row" }, h("label", { for: "seed" }, t("newgame.seed")), seed),
         h("p", { class: "hint" }, t("newgame.seed.hint"))),

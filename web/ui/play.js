@@ -96,6 +96,15 @@ export class PlayScreen {
       status: this.statusText(view),
       message: this.message,
       hideHand: this.hideHand,
+      // Solo games (Lobo): selection checks, hints and undo.
+      selectionKey: `${this.record.seed}:${this.record.moves.length}`,
+      refresh: () => this.render(),
+      onCheck: (move) => this.check(move),
+      onHint: () => this.hint(),
+      onUndo: () => this.undo(),
+      canUndo: this.record.moves.length > 0,
+      hint: this.hintResult && this.hintResult.at === this.record.moves.length ? this.hintResult : null,
+      hintBusy: Boolean(this.hintBusy),
     });
     const bar = h(
       "div",
@@ -231,6 +240,56 @@ export class PlayScreen {
     if (this.stopped) return;
     await this.commit(this.game.viewer, move, result);
     this.loop();
+  }
+
+  /** Why a move is refused (the translated reason), or null if the engine would take it. */
+  async check(move) {
+    const snap = this.game.snap;
+    try {
+      await this.ctx.engine.call("apply", { game: this.record.game, state: snap.state, seat: this.game.viewer, move, view_seat: this.game.viewer });
+      return null;
+    } catch (error) {
+      return errorText(error, this.record.game);
+    }
+  }
+
+  /** Ask the engine for the best move and the odds of every move (solo games). */
+  async hint() {
+    if (this.busy || this.stopped || this.hintBusy) return;
+    const at = this.record.moves.length;
+    this.hintBusy = true;
+    this.render();
+    try {
+      const result = await this.ctx.engine.call("hint", { game: this.record.game, state: this.game.snap.state, seat: this.game.viewer }, { timeout: 120_000 });
+      if (!this.stopped && this.record.moves.length === at) this.hintResult = { ...result, at };
+    } catch (error) {
+      if (!this.stopped) this.message = errorText(error, this.record.game);
+    } finally {
+      this.hintBusy = false;
+    }
+    this.render();
+  }
+
+  /** Take back the last move (solo games): replay the record without it. */
+  async undo() {
+    if (this.busy || this.stopped || !this.record.moves.length) return;
+    this.busy = true;
+    this.message = "";
+    this.render();
+    const record = { ...this.record, moves: this.record.moves.slice(0, -1) };
+    let snap;
+    try {
+      snap = await this.ctx.engine.call("replay", { record, view_seat: this.game.viewer }, { timeout: 90_000 });
+    } catch (error) {
+      if (!this.stopped) this.ctx.onFatal(error);
+      return;
+    }
+    if (this.stopped) return;
+    this.record.moves.pop();
+    this.game.snap = snap;
+    saveGame(this.record);
+    this.busy = false;
+    this.render();
   }
 
   /** Record a move, autosave, and show what it finished (a trick, a round). */

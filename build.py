@@ -356,13 +356,30 @@ def precompile(kind: str, source: Path, target: Path, runtime: Path) -> None:
     """Run ``tools/precompile.mjs`` (``kind`` stdlib or wheel) into ``target``, atomically."""
     node = require_tool("node", "install Node.js 18 or later")
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".partial")
+    partial = target.with_name(f"{target.name}.{os.getpid()}.partial")  # builds may overlap
     try:
         run([node, PRECOMPILER[0], runtime, kind, source, partial], capture=True)
     except BuildError as error:
         partial.unlink(missing_ok=True)
         raise BuildError(f"precompiling {source.name} failed: {error}") from None
     partial.replace(target)
+
+
+def prune(paths: Sequence[Path], keep: int) -> None:
+    """Delete all but the ``keep`` most recently modified of ``paths`` (files or folders)."""
+
+    def modified(path: Path) -> float:
+        try:
+            return path.stat().st_mtime
+        except OSError:  # deleted meanwhile by another build
+            return 0.0
+
+    newest_first = sorted(paths, key=modified, reverse=True)
+    for old in newest_first[keep:]:
+        if old.is_dir():
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            old.unlink(missing_ok=True)
 
 
 def ensure_stdlib_pyc(runtime: Path | None = None) -> Path:
@@ -375,6 +392,7 @@ def ensure_stdlib_pyc(runtime: Path | None = None) -> Path:
     if not target.is_file():
         log(f"compiling Pyodide's standard library to .pyc ({STDLIB_PYC})")
         precompile("stdlib", runtime / STDLIB_ZIP, target, runtime)
+        prune(list(PYC_CACHE.glob(f"*-{STDLIB_PYC}")), keep=1)
     return target
 
 
@@ -386,6 +404,7 @@ def precompile_wheel(wheel: Path, runtime: Path | None = None) -> None:
     if not cached.is_file():
         log(f"compiling {wheel.name} to .pyc")
         precompile("wheel", wheel, cached, runtime)
+        prune(list(cached.parent.parent.iterdir()), keep=10)
     shutil.copyfile(cached, wheel)
 
 
@@ -719,7 +738,8 @@ def test(pytest_args: Sequence[str]) -> bool:
     stages.append(built)
     stages.append(
         stage(
-            "ruff", lambda s: run_check(["ruff", "check", "engine", "tests", "bench", "build.py"])
+            "ruff",
+            lambda s: run_check(["ruff", "check", "engine", "tests", "bench", "tools", "build.py"]),
         )
     )
     stages.append(stage("mypy", lambda s: run_check(["mypy"])))

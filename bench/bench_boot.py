@@ -266,8 +266,11 @@ def report(sites: list[Site], command: str) -> str:
                 f"{blocked:.0f} ms (median) while it is made, {total:.0f} ms until it is stored"
             )
         last = site.rounds[-1]
-        timing = {key: last[key]["timings"] for key in ("cold", "warm_tab")}
-        lines.append(f"- {site.name}: worker timings, last round (ms): {json.dumps(timing)}")
+        timing = {key: last[key]["timings"] for key in VISITS}
+        lines.append(
+            f"- {site.name}: worker timings, last round (ms after the worker started; origin: "
+            f"when it started, after navigation): {json.dumps(timing)}"
+        )
     repeated = {p: c for p, c in base.rounds[0]["requests"].items() if c > 1}
     lines += [
         "",

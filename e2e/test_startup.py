@@ -136,6 +136,25 @@ def test_a_snapshot_that_fails_to_restore_is_not_made_again(new_context: Any, ap
     assert deal(page)
 
 
+def test_full_storage_leaves_the_plain_start(new_context: Any, app_url: str) -> None:
+    """A snapshot that does not fit (quota) is reported, and nothing else changes."""
+    page = new_context().new_page()
+    cdp = page.context.new_cdp_session(page)
+    origin = app_url.rstrip("/")
+    cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin, "quotaSize": 2_000_000})
+    try:
+        page.goto(app_url)
+        assert start_of(page)["start"] == "plain"
+        page.wait_for_selector("html[data-snapshot=failed]", state="attached")
+        error = page.evaluate("() => window.tapete.app.engine.snapshot.error")
+        assert "quota" in error.lower(), error
+        page.reload()
+        assert start_of(page) == {"start": "plain", "snapshot_error": None}
+        assert deal(page)
+    finally:
+        cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin})
+
+
 def test_offline_restart_from_the_snapshot(
     browser_type: Any, browser_type_launch_args: dict[str, Any], app_url: str, tmp_path: Path
 ) -> None:

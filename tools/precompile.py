@@ -76,5 +76,5 @@ def wheel(source_wheel: str, out_wheel: str) -> int:
         for name, data in compiled.items():
             out.writestr(entry(name, zipfile.ZIP_DEFLATED), data)
         record_info = next(info for info in infos if info.filename == record)
-        out.writestr(record_info, "".join(sorted(lines, key=lambda l: l.split(",")[0])))
+        out.writestr(record_info, "".join(sorted(lines, key=lambda line: line.split(",")[0])))
     return len(compiled)

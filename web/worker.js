@@ -9,8 +9,9 @@
 //   idle for a moment it saves a memory snapshot (engine imported) in the Cache API, under
 //   build.json's `snapshot_key` (Pyodide version + stdlib zip + wheel + this file);
 // - later starts restore that snapshot (`start: "snapshot"`), after checking its key, length
-//   and SHA-256. Anything wrong with it (missing, other build, corrupt, truncated, refused by
-//   the browser, failing to restore) means a plain start and, where it can help, a new snapshot.
+//   and SHA-256 (reading and checking it overlap with loading Pyodide). Anything wrong with it
+//   (missing, other build, corrupt, truncated, refused by the browser, failing to restore)
+//   means a plain start and, where it can help, a new snapshot.
 
 const SNAPSHOT_CACHE = "tapete.snapshot"; // not "tapete-*": sw.js deletes those on updates
 const SNAPSHOT_REQUEST = new URL("tapete-memory-snapshot", self.location.href).href;
@@ -334,15 +335,16 @@ async function saveSnapshot(pyodide, key) {
  */
 async function restore(loadPyodide, options, found, version) {
   let memory = new Uint8Array(found.memory);
-  found.packed.then(mark("read"), () => {});
-  found.verified.then(mark("verified"), () => {});
+  let { packed, verified } = found;
+  packed.then(mark("read"), () => {});
+  verified.then(mark("verified"), () => {});
   const factory = options.createPyodideModule;
   const createPyodideModule = async (settings) => {
     const module = await factory(settings);
     mark("compiled")();
-    unpack(await found.packed, memory);
-    await found.verified;
-    memory = null; // loadPyodide keeps its options for good, not the 30 MB
+    unpack(await packed, memory);
+    await verified;
+    memory = packed = verified = null; // loadPyodide keeps its options for good, not 30 MB
     return module;
   };
   const snapshot = { then: (resolve) => resolve(memory) };

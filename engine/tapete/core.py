@@ -306,3 +306,26 @@ def get_field(data: Any, key: str, kind: type | tuple[type, ...], path: str) -> 
     ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
     require(ok, f"field {key!r} has the wrong type", f"{path}.{key}")
     return value
+
+
+def int_field(data: Any, key: str, low: int, high: int, path: str = "$") -> int:
+    """``data[key]``, a whole number from ``low`` to ``high``, else ``bad_state``."""
+    value = get_field(data, key, int, path)
+    require(low <= value <= high, f"{key} must be {low} to {high}", f"{path}.{key}")
+    return int(value)
+
+
+def read_state_header(
+    game: Game[Any, Any], data: Any, name: str
+) -> tuple[str, int, dict[str, Any]]:
+    """The fields every saved state starts with: version 1, seed, players and options."""
+    require(isinstance(data, dict), f"a {name} state is an object", "$")
+    require(data.get("v") == 1, "unknown state version", "$.v")
+    seed = get_field(data, "seed", str, "$")
+    players = int_field(data, "players", game.min_players, game.max_players)
+    try:
+        game.check_seed(seed)
+        options = game.parse_options(get_field(data, "options", dict, "$"))
+    except BadOptionError as error:
+        raise BadStateError(error.message, path="$.options") from None
+    return seed, players, options

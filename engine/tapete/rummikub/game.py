@@ -53,8 +53,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from ..core import Game, OptionSpec, Outcome, get_field, require
-from ..errors import BadOptionError, IllegalMoveError, InvalidMoveError, describe
+from ..core import Game, OptionSpec, Outcome, get_field, int_field, read_state_header, require
+from ..errors import IllegalMoveError, InvalidMoveError, describe
 from ..rng import Rng
 from .melds import (
     MAX_MELD,
@@ -687,19 +687,10 @@ class StateReader:
 
     def read(self) -> RummikubState:
         d = self.data
-        require(isinstance(d, dict), "a Rummikub state is an object", "$")
-        require(d.get("v") == 1, "unknown state version", "$.v")
-        seed = get_field(d, "seed", str, "$")
-        n = get_field(d, "players", int, "$")
-        require(2 <= n <= 4, "players must be 2 to 4", "$.players")
-        try:
-            self.game.check_seed(seed)
-            options = self.game.parse_options(get_field(d, "options", dict, "$"))
-        except BadOptionError as error:
-            require(False, error.message, "$.options")
+        seed, n, options = read_state_header(self.game, d, "Rummikub")
         games = n if options["match_mode"] else 1
-        game_no = self.int_in(d, "game_no", 1, games)
-        starter = self.int_in(d, "starter", 0, n - 1)
+        game_no = int_field(d, "game_no", 1, games)
+        starter = int_field(d, "starter", 0, n - 1)
         first_draws = self.first_draws(get_field(d, "first_draws", list, "$"), n)
         pool = self.tiles(get_field(d, "pool", list, "$"), "$.pool")
         racks_raw = get_field(d, "racks", list, "$")
@@ -712,10 +703,10 @@ class StateReader:
             f"expected {n} true/false values",
             "$.melded",
         )
-        current = self.int_in(d, "current", 0, n - 1)
-        passes = self.int_in(d, "passes", 0, n)
-        final_turns = self.int_in(d, "final_turns", -1, n + 1)
-        turn = self.int_in(d, "turn", 0, 100_000)
+        current = int_field(d, "current", 0, n - 1)
+        passes = int_field(d, "passes", 0, n)
+        final_turns = int_field(d, "final_turns", -1, n + 1)
+        turn = int_field(d, "turn", 0, 100_000)
         over = get_field(d, "over", bool, "$")
         last = self.last(d.get("last"), n)
         results = tuple(
@@ -743,11 +734,6 @@ class StateReader:
         )
         self.check_consistency(state)
         return state
-
-    def int_in(self, d: dict[str, Any], key: str, low: int, high: int) -> int:
-        value = get_field(d, key, int, "$")
-        require(low <= value <= high, f"{key} must be {low} to {high}", f"$.{key}")
-        return int(value)
 
     def tiles(self, items: Any, path: str) -> tuple[str, ...]:
         require(isinstance(items, list) and len(items) <= len(FULL_SET), "expected tiles", path)

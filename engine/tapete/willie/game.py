@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core import Game, OptionSpec, Outcome, get_field, require
+from ..core import Game, OptionSpec, Outcome, get_field, int_field, read_state_header, require
 from ..errors import BadOptionError, IllegalMoveError, InvalidMoveError
 from ..rng import Rng
 from .cards import CARD_SET, DECK, NUMBER_INDEX, hand_points, point_table
@@ -493,21 +493,12 @@ class StateReader:
 
     def read(self) -> WillieState:
         d = self.data
-        require(isinstance(d, dict), "a Willie state is an object", "$")
-        require(d.get("v") == 1, "unknown state version", "$.v")
-        seed = get_field(d, "seed", str, "$")
-        n = get_field(d, "players", int, "$")
-        require(2 <= n <= 3, "players must be 2 or 3", "$.players")
-        try:
-            self.game.check_seed(seed)
-            options = self.game.parse_options(get_field(d, "options", dict, "$"))
-        except BadOptionError as error:
-            require(False, error.message, "$.options")
+        seed, n, options = read_state_header(self.game, d, "Willie")
         phase = get_field(d, "phase", str, "$")
         require(phase in PHASES, "unknown phase", "$.phase")
-        number = self.int_in(d, "round", 1, 10**6)
-        first = self.int_in(d, "first_dealer", 0, n - 1)
-        dealer = self.int_in(d, "dealer", 0, n - 1)
+        number = int_field(d, "round", 1, 10**6)
+        first = int_field(d, "first_dealer", 0, n - 1)
+        dealer = int_field(d, "dealer", 0, n - 1)
         require(dealer == (first + number - 1) % n, "dealer does not match the round", "$.dealer")
         history = tuple(
             self.record(r, f"$.history[{i}]", n)
@@ -523,14 +514,14 @@ class StateReader:
             round=number,
             dealer=dealer,
             phase=phase,
-            turn=self.int_in(d, "turn", 0, n - 1),
-            draws=self.int_in(d, "draws", 0, 3),
-            turns=self.int_in(d, "turns", 0, 10**6),
+            turn=int_field(d, "turn", 0, n - 1),
+            draws=int_field(d, "draws", 0, 3),
+            turns=int_field(d, "turns", 0, 10**6),
             hands=self.card_lists(get_field(d, "hands", list, "$"), "$.hands", n),
             stock=self.cards(get_field(d, "stock", list, "$"), "$.stock"),
             table=self.table(get_field(d, "table", list, "$"), options),
             stock_out_by=stock_out,
-            final_left=self.int_in(d, "final_left", 0, n),
+            final_left=int_field(d, "final_left", 0, n),
             scores=self.ints(get_field(d, "scores", list, "$"), "$.scores", n),
             rounds_won=self.ints(get_field(d, "rounds_won", list, "$"), "$.rounds_won", n, 0),
             history=history,
@@ -544,11 +535,6 @@ class StateReader:
     @staticmethod
     def is_seat(value: Any, n: int) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n
-
-    def int_in(self, d: dict[str, Any], key: str, low: int, high: int) -> int:
-        value = get_field(d, key, int, "$")
-        require(low <= value <= high, f"{key} must be {low} to {high}", f"$.{key}")
-        return int(value)
 
     def cards(self, items: Any, path: str) -> tuple[str, ...]:
         require(isinstance(items, list), "expected a list of cards", path)

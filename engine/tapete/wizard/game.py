@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core import Game, OptionSpec, Outcome, get_field, require
+from ..core import Game, OptionSpec, Outcome, get_field, int_field, read_state_header, require
 from ..errors import BadOptionError, IllegalMoveError, InvalidMoveError, describe
 from ..rng import Rng
 from .cards import (
@@ -618,23 +618,14 @@ class StateReader:
 
     def read(self) -> WizardState:
         d = self.data
-        require(isinstance(d, dict), "a Wizard state is an object", "$")
-        require(d.get("v") == 1, "unknown state version", "$.v")
-        seed = get_field(d, "seed", str, "$")
-        players = get_field(d, "players", int, "$")
-        require(3 <= players <= 6, "players must be 3 to 6", "$.players")
-        try:
-            self.game.check_seed(seed)
-            options = self.game.parse_options(get_field(d, "options", dict, "$"))
-        except BadOptionError as error:
-            require(False, error.message, "$.options")
+        seed, players, options = read_state_header(self.game, d, "Wizard")
         n = players
         rounds = len(DECK) // n
-        number = self.int_in(d, "round", 1, rounds)
+        number = int_field(d, "round", 1, rounds)
         phase = get_field(d, "phase", str, "$")
         require(phase in PHASES, "unknown phase", "$.phase")
-        first = self.int_in(d, "first_dealer", 0, n - 1)
-        dealer = self.int_in(d, "dealer", 0, n - 1)
+        first = int_field(d, "first_dealer", 0, n - 1)
+        dealer = int_field(d, "dealer", 0, n - 1)
         require(dealer == (first + number - 1) % n, "dealer does not match the round", "$.dealer")
         hands = self.card_lists(get_field(d, "hands", list, "$"), "$.hands", n)
         stock = self.cards(get_field(d, "stock", list, "$"), "$.stock")
@@ -643,7 +634,7 @@ class StateReader:
         require(trump is None or trump in SUITS, "trump must be a suit or null", "$.trump")
         bids = self.optional_ints(get_field(d, "bids", list, "$"), "$.bids", n, number)
         tricks = self.ints(get_field(d, "tricks", list, "$"), "$.tricks", n, 0, number)
-        leader = self.int_in(d, "leader", 0, n - 1)
+        leader = int_field(d, "leader", 0, n - 1)
         trick = self.plays(get_field(d, "trick", list, "$"), "$.trick", n)
         played = tuple(
             self.plays(t, f"$.played[{i}]", n)
@@ -697,11 +688,6 @@ class StateReader:
         return state
 
     # field readers
-
-    def int_in(self, d: dict[str, Any], key: str, low: int, high: int) -> int:
-        value = get_field(d, key, int, "$")
-        require(low <= value <= high, f"{key} must be {low} to {high}", f"$.{key}")
-        return int(value)
 
     def cards(self, items: Any, path: str) -> tuple[str, ...]:
         require(isinstance(items, list), "expected a list of cards", path)

@@ -429,6 +429,41 @@ def copy_web(web: Path, dist: Path) -> None:
         )
     ignore = shutil.ignore_patterns(".*", "__pycache__", "*.pyc", "*~")
     shutil.copytree(web, dist, ignore=ignore, dirs_exist_ok=True)
+    merge_translations(web / "i18n", dist / "i18n")
+
+
+def load_translations(source: Path, lang: str) -> dict[str, str]:
+    """One language's strings: every ``<source>/<lang>/*.json`` (one file per area: core, and
+    one per game) merged; a key defined twice is a build error."""
+    strings: dict[str, str] = {}
+    files = sorted((source / lang).glob("*.json"))
+    if not files:
+        raise BuildError(f"no translations in {source / lang}")
+    for path in files:
+        try:
+            part = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError as error:
+            raise BuildError(f"{path}: not JSON: {error}") from error
+        if not isinstance(part, dict):
+            raise BuildError(f"{path}: must be an object of key -> string")
+        for key, text in part.items():
+            if key in strings:
+                raise BuildError(f"{path}: key {key!r} is already defined in another file")
+            if not isinstance(text, str):
+                raise BuildError(f"{path}: {key!r} must be a string")
+            strings[key] = text
+    return strings
+
+
+def merge_translations(source: Path, target: Path) -> None:
+    """dist/i18n/<lang>.json from web/i18n/<lang>/*.json (the page loads one file per language)."""
+    for folder in sorted(path for path in source.iterdir() if path.is_dir()):
+        merged = load_translations(source, folder.name)
+        shutil.rmtree(target / folder.name, ignore_errors=True)
+        (target / f"{folder.name}.json").write_text(
+            json.dumps(merged, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
+            encoding="utf-8",
+        )
 
 
 def copy_pyodide(runtime: Path, dist: Path, stdlib: Path) -> str:

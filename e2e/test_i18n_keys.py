@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import re
+import sys
 from pathlib import Path
+
+from ui_helpers import load_build_module
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 CALL = re.compile(r"""\bt\(\s*["']([A-Za-z0-9_.]+)["']""")
@@ -12,7 +14,9 @@ ATTR = re.compile(r"""data-i18n(?:-[a-z]+)?="([A-Za-z0-9_.]+)\"""")
 
 
 def load(lang: str) -> dict[str, str]:
-    return json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    build = sys.modules.get("tapete_build") or load_build_module()
+    strings: dict[str, str] = build.load_translations(WEB / "i18n", lang)
+    return strings
 
 
 def test_languages_have_the_same_keys() -> None:

@@ -1,7 +1,7 @@
 """Start-up time of the app in headless Chromium, and the bytes of a first visit, for the plain
 start and the faster ones side by side (the machine is shared and noisy: compare ratios).
 
-    python3 bench/bench_boot.py [--repeats 5] [--variants plain,pyc,snapshot]
+    python3 bench/bench_boot.py [--repeats 5] [--variants plain,pyc,snapshot] [--baseline L=DIST]
     python3 build.py bench boot
 
 Configurations (each a fresh build of the same sources, see ``build.Start``):
@@ -19,6 +19,9 @@ start to ``<html data-engine="ready">`` (the worker's ``ready``: the engine impo
   snapshot: ``_makeSnapshot``);
 - warm: once the service worker has precached the build (and the snapshot is saved), a new tab,
   then a new tab after a browser restart (same profile).
+
+``--baseline LABEL=DIST`` measures a dist/ built elsewhere in the same rounds (say, by build.py
+of an earlier commit), to compare two versions of the app side by side.
 
 Bytes: everything the server sent during a first visit in a persistent profile, until the
 service worker has precached the build (raw: this server does not compress; GitHub Pages
@@ -138,10 +141,10 @@ def counting_server(
 class Site:
     """One configuration: its build, server, byte counter and results."""
 
-    def __init__(self, tool: ModuleType, name: str, folder: Path) -> None:
+    def __init__(self, tool: ModuleType, name: str, dist: Path, info: dict[str, Any]) -> None:
         self.name = name
-        self.dist = folder / name
-        self.info: dict[str, Any] = tool.build(self.dist, start=tool.Start(**VARIANTS[name]))
+        self.dist = dist
+        self.info = info
         self.files = len(tool.precache_list(self.dist))
         self.counter = Counter()
         self.server, self.url = counting_server(tool, self.dist, self.counter)
@@ -221,7 +224,7 @@ def one_round(playwright: Any, site: Site) -> dict[str, Any]:
 
 
 def median(site: Site, key: str) -> float:
-    return statistics.median(r[key]["ms"] for r in site.rounds)
+    return float(statistics.median(r[key]["ms"] for r in site.rounds))
 
 
 def runs(site: Site, key: str) -> str:
@@ -265,6 +268,16 @@ def report(sites: list[Site], command: str) -> str:
                 f"{ok[0]['memory'] / 1e6 if ok else 0:.1f} MB of memory; requests wait at most "
                 f"{blocked:.0f} ms (median) while it is made, {total:.0f} ms until it is stored"
             )
+        imports = [
+            statistics.median(
+                r[key]["timings"]["ready"] - r[key]["timings"]["python"] for r in site.rounds
+            )
+            for key in VISITS
+        ]
+        lines.append(
+            f"- {site.name}: from Python up to ready (the engine import), medians: cold "
+            f"{imports[0]:.0f} ms, tab {imports[1]:.0f} ms, restart {imports[2]:.0f} ms"
+        )
         last = site.rounds[-1]
         timing = {key: last[key]["timings"] for key in VISITS}
         lines.append(
@@ -287,6 +300,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--variants", default="plain,pyc,snapshot", help=", ".join(VARIANTS))
+    parser.add_argument("--baseline", metavar="LABEL=DIST", help="a dist/ built elsewhere")
     args = parser.parse_args()
     names = [name for name in args.variants.split(",") if name]
     unknown = [name for name in names if name not in VARIANTS]
@@ -296,7 +310,15 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as folder:
-        sites = [Site(tool, name, Path(folder)) for name in names]
+        sites = []
+        for name in names:
+            dist = Path(folder) / name
+            info = tool.build(dist, start=tool.Start(**VARIANTS[name]))
+            sites.append(Site(tool, name, dist, info))
+        if args.baseline:
+            label, _, baseline = args.baseline.partition("=")
+            info = json.loads((Path(baseline) / "build.json").read_text(encoding="utf-8"))
+            sites.append(Site(tool, label, Path(baseline), info))
         try:
             with sync_playwright() as playwright:
                 for _ in range(args.repeats):
@@ -306,6 +328,8 @@ def main() -> None:
             for site in sites:
                 site.close()
     command = f"python3 bench/bench_boot.py --repeats {args.repeats} --variants {','.join(names)}"
+    if args.baseline:
+        command += f" --baseline {args.baseline}"
     info = sites[0].info
     print(
         f"build {info['build']} ({info['wheel']}), Pyodide {info['pyodide_version']}, "

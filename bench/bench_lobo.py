@@ -107,7 +107,7 @@ def latency_rows(name: str, result: dict[str, Any], clock: str) -> list[str]:
 
 
 def median_of(rows: list[dict[str, Any]], clock: str) -> float:
-    return statistics.median(r[clock] for r in rows if r["phase"] == "play")
+    return float(statistics.median(r[clock] for r in rows if r["phase"] == "play"))
 
 
 def load_bench_engine() -> Any:
@@ -181,21 +181,29 @@ def winrate(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {(r["difficulty"], r["level"], r["seed"]) for r in load(out)}
+    # seed by seed, every difficulty and policy of a seed together: a run stopped early (by
+    # --max-seconds, or killed) has about as many games of each, on the same deals
     jobs = [
         (difficulty, level, i, args.clairvoyant_budget)
+        for i in range(args.games)
         for difficulty in args.difficulties.split(",")
         for level in args.levels.split(",")
-        for i in range(args.games)
         if (difficulty, level, f"W{i}") not in done
     ]
+    stop = time.monotonic() + args.max_seconds if args.max_seconds else math.inf
     with out.open("a", encoding="utf-8") as sink:
         if args.jobs > 1:
             with multiprocessing.Pool(args.jobs) as pool:
                 for record in pool.imap_unordered(play_game, jobs):
                     sink.write(json.dumps(record) + "\n")
                     sink.flush()
+                    if time.monotonic() > stop:
+                        pool.terminate()
+                        break
         else:
             for job in jobs:
+                if time.monotonic() > stop:
+                    break
                 sink.write(json.dumps(play_game(job)) + "\n")
                 sink.flush()
     report(args, games=args.games)
@@ -213,8 +221,19 @@ def wilson(wins: int, n: int) -> tuple[float, float]:
 
 def report(args: argparse.Namespace, games: int | None = None) -> None:
     records = load(Path(args.out))
+    levels = args.levels.split(",")
+    # per difficulty, only the deals every policy has played (the same deals for all)
+    seeds: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for record in records:
+        seeds[(record["difficulty"], record["level"])].add(record["seed"])
+    common: dict[str, set[str]] = {}
+    for (difficulty, level), found in seeds.items():
+        if level in levels:
+            common[difficulty] = common.get(difficulty, found) & found
     table: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for record in records:
+        if record["level"] not in levels or record["seed"] not in common[record["difficulty"]]:
+            continue
         if games is None or int(record["seed"][1:]) < games:
             table[(record["difficulty"], record["level"])].append(record)
     order = {"EASY": 0, "STANDARD": 1, "HARD": 2}
@@ -239,7 +258,10 @@ def report(args: argparse.Namespace, games: int | None = None) -> None:
             f"{100 * wins / max(len(known), 1):.1f}% | {100 * low:.1f}-{100 * high:.1f}% | "
             f"{mean} | {seconds:.2f} |"
         )
-    print(f"\nSeeds W0.. per difficulty, the same deals for every policy. {machine()}.")
+    print(
+        f"\nSeeds W0.. per difficulty; only the deals every policy has played, so the same deals"
+        f" for every policy. {machine()}."
+    )
 
 
 def machine() -> str:
@@ -264,6 +286,9 @@ def main() -> None:
     parser.add_argument("--difficulties", default="EASY,STANDARD,HARD")
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--max-seconds", type=float, default=0, help="win rates: start no game after this"
+    )
     parser.add_argument("--clairvoyant-budget", type=int, default=3_000_000)
     parser.add_argument("--out", default=str(DEFAULT_OUT))
     parser.add_argument("--pyodide", action="store_true", help="latency: also in Pyodide")

@@ -3,6 +3,14 @@
     python3 bench/bench_rummikub.py                 # 40 games, the solver alone
     python3 bench/bench_rummikub.py --games 80 --compare
     python3 bench/bench_rummikub.py --tournament 50 # duels hard/normal/easy, seats swapped
+    python3 bench/bench_rummikub.py --tournament 40 --players 4 --pairs hard/normal
+
+Tournaments: seeded duplicate games (deal ``prefix + number``); each deal is played once with
+the first level at every seat and the second level at the other seats. Every finished game is
+appended to a JSON-lines file under bench/results/ named by the prefix, the player count and a
+fingerprint of bots.py, so an interrupted run resumes and a changed bot starts afresh. The
+report: the first level's win share (a shared win counts its part) with a 95% Wilson interval,
+its mean points per game and the CPU seconds per game.
 
 Positions: every turn of a player who has made the initial meld, in games between the bots
 (levels rotate over the seats), kept when the table has at most 60 tiles and the rack at most
@@ -18,6 +26,7 @@ package's model agrees with ours (no jokers in play: it never lays a joker that 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import sys
@@ -112,52 +121,171 @@ def time_theirs(items: list[dict[str, Any]]) -> tuple[list[float], list[int | No
     return wall, values
 
 
-def duel(first: str, second: str, deals: int) -> tuple[float, float]:
-    """Seeded duplicate 2-player games: each deal twice, seats swapped. Returns the share of
-    games ``first`` wins (a shared win counts half) and its mean points per game."""
-    wins = points = 0.0
-    for deal_no in range(deals):
-        for swap in (False, True):
-            levels = (second, first) if swap else (first, second)
-            state = GAME.new_game(f"DUEL{deal_no}", None, 2)
-            steps = 0
-            while (seat := GAME.to_move(state)) is not None:
-                move = choose_move(GAME, state, seat, levels[seat], steps)
-                state = GAME.apply(state, seat, move)
-                steps += 1
-            outcome = GAME.outcome(state)
-            assert outcome is not None
-            mine = 1 if swap else 0
-            if mine in outcome.winners:
-                wins += 1 / len(outcome.winners)
-            points += outcome.scores[mine]
-    games = 2 * deals
-    return wins / games, points / games
+# -- tournaments -------------------------------------------------------------------------------
+
+DUELS = (("hard", "normal"), ("hard", "easy"), ("normal", "easy"))
+RESULTS = Path(__file__).resolve().parent / "results"
+BOTS_SOURCE = Path(__file__).resolve().parent.parent / "engine/tapete/rummikub/bots.py"
 
 
-def tournament(deals: int) -> None:
-    print("| duel | games | win share | 95% interval | mean points |")
-    print("|---|---|---|---|---|")
-    for first, second in (("hard", "normal"), ("hard", "easy"), ("normal", "easy")):
-        share, points = duel(first, second, deals)
-        games = 2 * deals
-        half = 1.96 * (share * (1 - share) / games) ** 0.5
-        print(
-            f"| {first} vs {second} | {games} | {share:.3f} | "
-            f"{max(0.0, share - half):.3f}-{min(1.0, share + half):.3f} | {points:+.1f} |"
+def bots_version() -> str:
+    """A fingerprint of the bots' source: results of other bot versions live in other files."""
+    return hashlib.sha256(BOTS_SOURCE.read_bytes()).hexdigest()[:8]
+
+
+def play_game(task: tuple[str, int, tuple[str, ...]]) -> dict[str, Any]:
+    """One seeded game: deal ``prefix + deal_no``, ``levels[seat]`` at each seat. Returns the
+    record the results file keeps (winners, points per seat, ending, turns, CPU seconds)."""
+    prefix, deal_no, levels = task
+    start = time.process_time()
+    state = GAME.new_game(f"{prefix}{deal_no}", None, len(levels))
+    steps = 0
+    while (seat := GAME.to_move(state)) is not None:
+        state = GAME.apply(state, seat, choose_move(GAME, state, seat, levels[seat], steps))
+        steps += 1
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    return {
+        "prefix": prefix,
+        "deal": deal_no,
+        "levels": list(levels),
+        "winners": list(outcome.winners),
+        "scores": list(outcome.scores),
+        "ending": outcome.detail["ending"],
+        "turns": steps,
+        "cpu_s": round(time.process_time() - start, 3),
+    }
+
+
+def schedule(first: str, second: str, players: int) -> list[tuple[str, ...]]:
+    """Seat layouts per deal: ``first`` once at every seat, the other seats ``second`` (for two
+    players: the duel and its swap)."""
+    layouts = []
+    for seat in range(players):
+        levels = [second] * players
+        levels[seat] = first
+        layouts.append(tuple(levels))
+    return layouts
+
+
+def game_key(record: dict[str, Any]) -> tuple[str, int, tuple[str, ...]]:
+    return record["prefix"], int(record["deal"]), tuple(record["levels"])
+
+
+def load_records(path: Path) -> dict[tuple[str, int, tuple[str, ...]], dict[str, Any]]:
+    if not path.exists():
+        return {}
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return {game_key(r): r for r in records}
+
+
+def wilson(share: float, games: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share observed over ``games`` games. Duplicate deals
+    make the games of one deal negatively correlated (a lucky deal helps each bot once), so
+    this binomial interval is a conservative one."""
+    if not games:
+        return 0.0, 1.0
+    z = 1.96
+    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * (share * (1 - share) / games + z * z / (4 * games * games)) ** 0.5
+    half /= 1 + z * z / games
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def share_of(first: str, records: list[dict[str, Any]]) -> tuple[float, float, float]:
+    """``first``'s win share (a shared win counts its part), mean points and CPU s per game.
+    ``first`` sits at one seat of each game; its opponents are all of another level."""
+    wins = points = cpu = 0.0
+    for record in records:
+        mine = record["levels"].index(first)
+        if mine in record["winners"]:
+            wins += 1 / len(record["winners"])
+        points += record["scores"][mine]
+        cpu += record["cpu_s"]
+    games = len(records)
+    return wins / games, points / games, cpu / games
+
+
+def tournament(
+    deals: int,
+    *,
+    prefix: str = "DUEL",
+    players: int = 2,
+    pairs: tuple[tuple[str, str], ...] = DUELS,
+    jobs: int = 1,
+    out: Path | None = None,
+) -> list[str]:
+    """Play the seeded duplicate games of each pair not yet in ``out`` (a JSON-lines file that
+    grows as games finish, so an interrupted run resumes), then return the report's rows."""
+    out = out or RESULTS / f"rummikub_{prefix}_{players}p_{bots_version()}.jsonl"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = load_records(out)
+    tasks = [
+        (prefix, deal_no, levels)
+        for first, second in pairs
+        for deal_no in range(deals)
+        for levels in schedule(first, second, players)
+        if (prefix, deal_no, levels) not in done
+    ]
+    with out.open("a") as sink:
+        if jobs > 1 and tasks:
+            from multiprocessing import Pool
+
+            with Pool(jobs) as pool:
+                for record in pool.imap_unordered(play_game, tasks):
+                    sink.write(json.dumps(record) + "\n")
+                    sink.flush()
+                    done[game_key(record)] = record
+        else:
+            for task in tasks:
+                record = play_game(task)
+                sink.write(json.dumps(record) + "\n")
+                sink.flush()
+                done[game_key(record)] = record
+    rows = [
+        f"| {players} players: first vs the others | games | win share | 95% interval "
+        "| mean points | CPU s/game |",
+        "|---|---|---|---|---|---|",
+    ]
+    for first, second in pairs:
+        layouts = schedule(first, second, players)
+        records = [done[(prefix, d, levels)] for d in range(deals) for levels in layouts]
+        share, points, cpu = share_of(first, records)
+        low, high = wilson(share, len(records))
+        rival = second if players == 2 else f"{players - 1} {second}"
+        rows.append(
+            f"| {first} vs {rival} | {len(records)} | {share:.3f} | {low:.3f}-{high:.3f} "
+            f"| {points:+.1f} | {cpu:.2f} |"
         )
+    return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--compare", action="store_true")
-    parser.add_argument("--tournament", type=int, default=0)
+    parser.add_argument("--tournament", type=int, default=0, help="deals per pair")
+    parser.add_argument("--prefix", default="DUEL", help="seed prefix of the tournament deals")
+    parser.add_argument("--players", type=int, default=2, help="2: duels; 3-4: one vs the rest")
+    parser.add_argument(
+        "--pairs", default="hard/normal,hard/easy,normal/easy", help="first/second,..."
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--out", type=Path, help="results file (JSON lines; default: results/)")
     parser.add_argument("--save", type=Path, help="write the positions to this JSON file")
     parser.add_argument("--load", type=Path, help="read the positions from this JSON file")
     args = parser.parse_args()
     if args.tournament:
-        tournament(args.tournament)
+        pairs = tuple(tuple(p.split("/")) for p in args.pairs.split(","))
+        rows = tournament(
+            args.tournament,
+            prefix=args.prefix,
+            players=args.players,
+            pairs=pairs,
+            jobs=args.jobs,
+            out=args.out,
+        )
+        print("\n".join(rows))
         return
     items = json.loads(args.load.read_text()) if args.load else positions(args.games)
     if args.save:

@@ -4,6 +4,7 @@
         --opponents heuristic,random --deals 250 --jobs 2
     python3 bench/bench_wizard_ai.py latency --levels easy,normal,hard --deals 12 --pyodide
     python3 bench/bench_wizard_ai.py report
+    python3 bench/bench_wizard_ai.py compare --baseline /tmp/before/tapete --levels normal,hard
 
 **Tournament.** 4-player games on seeded deals (``D0``, ``D1``, ...): each deal is played four
 times, the level under test sitting in each seat in turn and three copies of the opponent level
@@ -23,6 +24,10 @@ tricks. Each level decides each position once; p50/p95 per kind of decision, in 
 the move costs, whatever else the machine runs) and wall time, and with ``--pyodide`` in the
 pinned Pyodide runtime under Node (the browser's engine; its CPU time is Node's
 ``process.cpuUsage()``, which also counts V8's helper threads, so it errs high).
+
+**Compare.** The latency positions, each decided by a copy of the package from before a change
+(``--baseline``: ``cp -r engine/tapete /tmp/before/`` first) and by this one, alternately in
+one process; the moves must be equal, and the table gives the CPU-time medians and their ratio.
 """
 
 from __future__ import annotations
@@ -324,6 +329,72 @@ def latency(args: argparse.Namespace) -> None:
     print(f"\n4 players, round 10 (10-card hands), {args.deals} deals. {machine()}.")
 
 
+# -- before and after a change --------------------------------------------------------------
+
+
+def load_baseline(path: Path) -> Any:
+    """A copy of the ``tapete`` package (e.g. from before a change) as ``tapete_baseline``."""
+    spec = importlib.util.spec_from_file_location(
+        "tapete_baseline", path / "__init__.py", submodule_search_locations=[str(path)]
+    )
+    assert spec is not None and spec.loader is not None
+    package = importlib.util.module_from_spec(spec)
+    sys.modules["tapete_baseline"] = package
+    spec.loader.exec_module(package)
+    return package
+
+
+def compare(args: argparse.Namespace) -> None:
+    """The latency positions decided by the baseline package and by this one, alternately.
+
+    Every position is decided by both in one process, in alternating order, so that the load
+    of the machine weighs on both alike; their moves must be the same (a speed change must not
+    change a decision). Reports CPU-time medians per level and kind of decision.
+    """
+    if not args.baseline:
+        raise SystemExit("compare needs --baseline DIR (a copy of engine/tapete)")
+    base = load_baseline(Path(args.baseline))
+    base_game = importlib.import_module("tapete_baseline.wizard").GAME
+    base_choose = importlib.import_module("tapete_baseline.bots").choose_move
+    namespace: dict[str, Any] = {}
+    exec(LATENCY.rstrip().rsplit("\n", 1)[0], namespace)  # positions() from the latency code
+    cases = list(namespace["positions"](args.deals))
+    print(
+        "| level | decision | positions | before p50 / p95 ms | after p50 / p95 ms "
+        "| p50 before / after |"
+    )
+    print("|---|---|---:|---:|---:|---:|")
+    for level in args.levels.split(","):
+        rows: list[tuple[str, float, float]] = []
+        for i, (kind, state) in enumerate(cases):
+            seat = GAME.to_move(state)
+            assert seat is not None
+            old_state = base_game.from_json(GAME.to_json(state))
+            timed: dict[str, tuple[float, str]] = {}
+            for side in ("before", "after") if i % 2 == 0 else ("after", "before"):
+                cpu = time.process_time()
+                if side == "before":
+                    move = base_game.move_to_json(base_choose(base_game, old_state, seat, level, i))
+                else:
+                    move = GAME.move_to_json(choose_move(GAME, state, seat, level, i))
+                timed[side] = (time.process_time() - cpu, move)
+            if timed["before"][1] != timed["after"][1]:
+                raise SystemExit(f"{level}, position {i}: the move changed: {timed}")
+            rows.append((kind, timed["before"][0], timed["after"][0]))
+        for kind in ("bid", "trump", "card", "all"):
+            chosen = [r for r in rows if kind in (r[0], "all")]
+            if chosen:
+                before = [1000 * r[1] for r in chosen]
+                after = [1000 * r[2] for r in chosen]
+                p50 = percentile(before, 0.5), percentile(after, 0.5)
+                print(
+                    f"| {level} | {kind} | {len(chosen)} "
+                    f"| {p50[0]:.1f} / {percentile(before, 0.95):.1f} "
+                    f"| {p50[1]:.1f} / {percentile(after, 0.95):.1f} | {p50[0] / p50[1]:.2f} |"
+                )
+    print(f"\nCPU time; the same moves everywhere. Baseline: {base.__file__}. {machine()}.")
+
+
 def machine() -> str:
     return (
         f"CPython {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores, "
@@ -336,7 +407,7 @@ def machine() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=("tournament", "latency", "report"))
+    parser.add_argument("mode", choices=("tournament", "latency", "report", "compare"))
     parser.add_argument("--levels", default="hard,normal,easy")
     parser.add_argument("--opponents", default="heuristic,random")
     parser.add_argument(
@@ -347,11 +418,13 @@ def main() -> None:
     parser.add_argument("--out", default=str(DEFAULT_OUT))
     parser.add_argument("--pyodide", action="store_true", help="latency: also in Pyodide")
     parser.add_argument("--tune", default="", help="experiments only: key=value,... for levels")
+    parser.add_argument("--baseline", default="", help="compare: a copy of engine/tapete")
     args = parser.parse_args()
     if args.deals is None:
-        args.deals = 12 if args.mode == "latency" else 250
+        args.deals = 12 if args.mode in ("latency", "compare") else 250
     print(f"command: `python3 bench/bench_wizard_ai.py {' '.join(sys.argv[1:])}`\n")
-    {"tournament": tournament, "latency": latency, "report": report}[args.mode](args)
+    modes = {"tournament": tournament, "latency": latency, "report": report, "compare": compare}
+    modes[args.mode](args)
 
 
 if __name__ == "__main__":

@@ -72,7 +72,7 @@ def test_lobo_new_game_selection_undo_reload_and_hint_game(new_context: Any, app
     # A wrong one: the engine's reason, translated.
     select(page, "5S", "7D", "8D")
     reason = page.wait_for_selector("[data-testid=move-reason]:has-text('12')")
-    assert reason.inner_text() == "Your cards add up to 12, not 8."
+    assert reason.inner_text() == "7 + 5 is 12, not 8."
     shot(page, "lobo-02-wrong-selection")
     page.click("[data-testid=clear-selection]")
 
@@ -122,6 +122,16 @@ def test_lobo_new_game_selection_undo_reload_and_hint_game(new_context: Any, app
         assert parts["score"] == parts["hand"] + parts["members"] + parts["reserve"] > 0
     assert page.locator("[data-testid=score-sheet] tbody tr[data-round]").count() >= 1
     shot(page, "lobo-05-game-over")
+    # Was this deal winnable? Asked on request: yes, with a winning line, and the hint's own
+    # game on this deck is the one just played by clicking the hint.
+    page.click("[data-testid=deal-ask]")
+    verdict = page.wait_for_selector("[data-testid=deal-verdict]", timeout=120_000)
+    assert verdict.get_attribute("data-verdict") == "yes"
+    assert page.get_attribute("[data-testid=deal-policy]", "data-won") == str(result == "won").lower()
+    page.click("[data-testid=deal-line] summary")
+    assert page.locator("[data-testid=deal-line] li").count() == 3
+    page.locator("[data-testid=deal-panel]").scroll_into_view_if_needed()
+    shot(page, "lobo-05b-deal-winnable")
     # The deal link, then the same deck again.
     page.click("[data-testid=share]")
     url = page.input_value("[data-testid=share-url]")
@@ -143,6 +153,10 @@ def test_lobo_phone_and_spanish(new_context: Any, app_url: str) -> None:
     reason = page.wait_for_selector("[data-testid=move-reason]:has-text('8')")
     assert reason.inner_text() == "5 no es mayor que 8."
     page.click("[data-testid=clear-selection]")
+    select(page, "5S", "5D", "8D")
+    reason = page.wait_for_selector("[data-testid=move-reason]:has-text('10')")
+    assert reason.inner_text() == "5 + 5 suman 10, no 8."
+    page.click("[data-testid=clear-selection]")
     page.click("[data-testid=hint]")
     page.wait_for_selector("[data-testid=hint-panel]", timeout=60_000)
     shot(page, "lobo-06-phone-table")
@@ -158,3 +172,21 @@ def test_lobo_phone_and_spanish(new_context: Any, app_url: str) -> None:
     assert page.locator("[data-testid=reserve]").count() == 0
     assert "Lobo 0" in page.inner_text("[data-testid=classic-score]")
     shot(page, "lobo-07-phone-classic")
+    # A Hard deck no one could beat (seed W1): the hint loses it, and the engine says so.
+    page.goto(app_url + "#/lobo?seed=W1&opt=difficulty:HARD")
+    page.wait_for_selector("[data-testid=replace-game]").click()
+    page.wait_for_selector("[data-testid=table][data-my-turn=true]", timeout=90_000)
+    for _ in range(30):
+        if page.locator("[data-testid=game-over]").count():
+            break
+        play_by_hint(page)
+    page.click("[data-testid=deal-ask]")
+    verdict = page.wait_for_selector("[data-testid=deal-verdict]", timeout=120_000)
+    assert verdict.get_attribute("data-verdict") == "no"
+    assert verdict.inner_text().startswith("No:")
+    assert page.get_attribute("[data-testid=deal-policy]", "data-won") == "false"
+    assert page.locator("[data-testid=deal-line]").count() == 0
+    page.locator("[data-testid=deal-panel]").scroll_into_view_if_needed()
+    shot(page, "lobo-08-phone-deal-no")
+    width = js(page, "document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways: {width}px"

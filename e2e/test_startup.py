@@ -61,6 +61,17 @@ def start_of(page: Any) -> dict[str, Any]:
     return {"start": info["start"], "snapshot_error": info.get("snapshot_error")}
 
 
+def loaded_games(page: Any) -> list[str]:
+    """The games the engine had imported when it said ready."""
+    games: list[str] = page.evaluate("() => window.tapete.app.engine.info.games_loaded")
+    return sorted(games)
+
+
+def build_games(page: Any) -> list[dict[str, Any]]:
+    games: list[dict[str, Any]] = page.evaluate("() => window.tapete.app.build.games")
+    return games
+
+
 def wait_saved(page: Any) -> dict[str, Any]:
     page.wait_for_selector("html[data-snapshot]", state="attached", timeout=BOOT_TIMEOUT_MS)
     saved: dict[str, Any] = page.evaluate("() => window.tapete.app.engine.snapshot")
@@ -80,11 +91,14 @@ def test_second_visit_starts_from_the_snapshot_and_deals_the_same(
     page = new_context().new_page()
     page.goto(app_url)
     assert start_of(page) == {"start": "plain", "snapshot_error": None}
+    assert loaded_games(page) == []  # the engine imports a game on first use
     plain_deal = deal(page)
     saved = wait_saved(page)
     assert saved["bytes"] > 10_000_000
     page.reload()
     assert start_of(page) == {"start": "snapshot", "snapshot_error": None}
+    # The worker imported every game while idle, before it made the snapshot.
+    assert loaded_games(page) == sorted(game["id"] for game in build_games(page))
     assert deal(page) == plain_deal
     # No second snapshot is made from a restored start.
     page.wait_for_timeout(1500)

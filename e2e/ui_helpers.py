@@ -138,3 +138,11 @@ def wait_my_turn(page: Any, phase: str | None = None) -> None:
     if phase:
         selector += f"[data-phase={phase}]"
     page.wait_for_selector(selector)
+
+
+def wait_handover_or_turn(page: Any) -> Any:
+    """In a hot-seat game: the hand-over screen, a human's turn, or the round's end."""
+    return page.wait_for_selector(
+        "[data-testid=handover-ready], [data-testid=table][data-my-turn=true], "
+        "[data-testid=round-continue]"
+    )

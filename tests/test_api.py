@@ -275,7 +275,7 @@ def mutate(state: Any, path: list[Any], value: Any) -> Any:
 @given(
     st.lists(st.integers(0, 1000), min_size=1, max_size=5),
     json_values,
-    st.sampled_from(["view", "apply", "bot_move", "legal_moves", "hint"]),
+    st.sampled_from(["view", "apply", "bot_move", "legal_moves", "hint", "inspect", "arrange"]),
     st.sampled_from(["bid 0", "bid 1", "play R1", "trump B"]),
 )
 def test_mutated_states_never_crash(path: list[int], value: Any, op: str, move: str) -> None:
@@ -303,6 +303,7 @@ def test_mutated_states_never_crash(path: list[int], value: Any, op: str, move: 
                 "record",
                 "view_seat",
                 "bot_seed",
+                "tiles",
             ]
         ),
         json_values,
@@ -318,7 +319,18 @@ def test_random_requests_never_crash(request_: dict[str, Any]) -> None:
 @settings(max_examples=300, deadline=None)
 @given(
     st.sampled_from(
-        ["games", "new_game", "apply", "view", "legal_moves", "bot_move", "hint", "replay"]
+        [
+            "games",
+            "new_game",
+            "apply",
+            "view",
+            "legal_moves",
+            "bot_move",
+            "hint",
+            "replay",
+            "inspect",
+            "arrange",
+        ]
     ),
     st.dictionaries(
         st.sampled_from(
@@ -334,6 +346,7 @@ def test_random_requests_never_crash(request_: dict[str, Any]) -> None:
                 "record",
                 "view_seat",
                 "bot_seed",
+                "tiles",
             ]
         ),
         json_values,
@@ -370,3 +383,118 @@ def test_searching_bots_report_progress() -> None:
     )
     assert answer["ok"], answer
     assert seen and all(0 <= done <= total for done, total in seen)
+
+
+def rummikub_after_initial_meld() -> tuple[dict[str, Any], int]:
+    """A Rummikub state in which the seat to move has melded and the table holds a run."""
+    from dataclasses import replace
+
+    from tapete.rummikub import GAME
+    from tapete.rummikub.melds import Meld
+
+    state = GAME.new_game("INSPECT", players=2)
+    seat = state.current
+    table = (Meld("run", ("R3", "R4", "R5")),)
+    everything = [t for r in state.racks for t in r] + list(state.pool)
+    for tile in table[0].tiles:
+        everything.remove(tile)
+    mine = ["B7", "K7", "Y7", "R6"]
+    for tile in mine:
+        everything.remove(tile)
+    racks = [tuple(mine + everything[:10]), tuple(everything[10:24])]
+    if seat == 1:
+        racks.reverse()
+    state = replace(
+        state, racks=tuple(racks), pool=tuple(everything[24:]), table=table, melded=(True, True)
+    )
+    return GAME.to_json(state), seat
+
+
+def test_inspect_describes_every_meld_and_changes_nothing() -> None:
+    state, seat = rummikub_after_initial_meld()
+    before = json.dumps(state, sort_keys=True)
+    table = [["R3", "R4", "R5", "R6"], ["B7", "K7", "Y7"]]
+    good = {"play": {"table": table, "from_hand": ["R6", "B7", "K7", "Y7"]}}
+    result = ok(op="inspect", game="rummikub", state=state, seat=seat, move=good)
+    assert result["legal"] is True
+    assert [m["valid"] for m in result["melds"]] == [True, True]
+    assert result["melds"][0] == {
+        "valid": True,
+        "kind": "run",
+        "value": 18,
+        "jokers": [],
+        "changed": True,
+    }
+    assert result["melds"][1]["kind"] == "group" and result["melds"][1]["value"] == 21
+    bad = {"play": {"table": [["R3", "R4", "R5"], ["B7", "K7"], ["Q1"]], "from_hand": ["B7"]}}
+    result = ok(op="inspect", game="rummikub", state=state, seat=seat, move=bad)
+    assert result["legal"] is False
+    assert result["error"]["code"] == "invalid_move"  # Q1 is not a tile
+    assert result["melds"][0]["changed"] is False and result["melds"][0]["valid"]
+    assert result["melds"][1] == {
+        "valid": False,
+        "reason": "too_short",
+        "message": result["melds"][1]["message"],
+        "changed": True,
+    }
+    assert result["melds"][2]["reason"] == "bad_tile"
+    short = {"play": {"table": [["R3", "R4", "R5"], ["B7", "K7"]], "from_hand": ["B7", "K7"]}}
+    result = ok(op="inspect", game="rummikub", state=state, seat=seat, move=short)
+    assert result["error"]["reason"] == "meld_invalid" and result["error"]["index"] == 1
+    assert json.dumps(state, sort_keys=True) == before
+
+
+def test_inspect_of_other_moves_and_games() -> None:
+    state, seat = rummikub_after_initial_meld()
+    assert ok(op="inspect", game="rummikub", state=state, seat=seat, move="draw") == {"legal": True}
+    other = ok(op="inspect", game="rummikub", state=state, seat=1 - seat, move="draw")
+    assert other["legal"] is False and other["error"]["code"] == "not_your_turn"
+    garbled = ok(op="inspect", game="rummikub", state=state, seat=seat, move={"play": {"table": 7}})
+    assert garbled["legal"] is False and "melds" not in garbled
+    assert error(op="inspect", game="rummikub", state=state, seat=seat)["code"] == "bad_request"
+    snap = new_wizard()
+    assert "melds" not in ok(
+        op="inspect", game="wizard", state=snap["state"], seat=snap["to_move"], move="bid 9"
+    )
+    table_play = {"play": {"table": [["R1"]]}}
+    answer = error(
+        op="inspect", game="wizard", state=snap["state"], seat=snap["to_move"], move=table_play
+    )
+    assert answer["code"] == "bad_request" and "no table of melds" in answer["message"]
+
+
+def test_arrange_op() -> None:
+    state, seat = rummikub_after_initial_meld()
+    answer = ok(op="arrange", game="rummikub", state=state, seat=seat, tiles=["R6", "B7"])
+    assert answer["complete"] is False and answer["from_hand"] == ["R6"]
+    assert answer["table"] == [["R3", "R4", "R5", "R6"]]
+    assert error(op="arrange", game="rummikub", state=state, seat=seat, tiles="R6")["code"] == (
+        "bad_request"
+    )
+    assert error(op="arrange", game="rummikub", state=state, seat=seat, tiles=[1])["code"] == (
+        "invalid_move"
+    )
+    other = error(op="arrange", game="rummikub", state=state, seat=1 - seat, tiles=["R6"])
+    assert other["code"] == "not_your_turn"
+    snap = new_wizard()
+    assert (
+        error(op="arrange", game="wizard", state=snap["state"], seat=snap["to_move"], tiles=[])[
+            "code"
+        ]
+        == "bad_request"
+    )
+
+
+def test_inspect_marks_a_tile_with_two_jokers_as_ambiguous() -> None:
+    """R5 * * is a run (R5 R6 R7 or around) and a group (three fives); R12 * * is only a group."""
+    state, seat = rummikub_after_initial_meld()
+    tables = [[["R5", "*", "*"]], [{"group": ["R5", "*", "*"]}], [["R12", "*", "*"]]]
+    answers = [
+        ok(op="inspect", game="rummikub", state=state, seat=seat, move={"play": {"table": t}})
+        for t in tables
+    ]
+    as_run, as_group, only_group = (answer["melds"][0] for answer in answers)
+    assert as_run["valid"] and as_run["kind"] == "run" and as_run["ambiguous"] is True
+    assert as_group["valid"] and as_group["kind"] == "group" and as_group["ambiguous"] is True
+    assert only_group["valid"] and "ambiguous" not in only_group
+    assert only_group["kind"] == "group"

@@ -40,6 +40,14 @@ def make_web(folder: Path, sw: str = SW) -> Path:
     (folder / "manifest.webmanifest").write_text("{}\n", encoding="utf-8")
     (folder / ".hidden").write_text("not shipped\n", encoding="utf-8")
     (folder / "sw.js").write_text(sw, encoding="utf-8")
+    for lang, word in (("en", "Hello"), ("es", "Hola")):
+        (folder / "i18n" / lang).mkdir(parents=True)
+        (folder / "i18n" / lang / "core.json").write_text(
+            json.dumps({"app.hello": word}), encoding="utf-8"
+        )
+        (folder / "i18n" / lang / "wizard.json").write_text(
+            json.dumps({"wizard.name": "Wizard"}), encoding="utf-8"
+        )
     return folder
 
 
@@ -75,8 +83,18 @@ def test_dist_layout(built: tuple[Path, dict[str, Any]], tool: ModuleType) -> No
     runtime = {f"pyodide/{name}" for name in tool.PYODIDE_LOADER} | {f"pyodide/{tool.STDLIB_PYC}"}
     wheel = f"engine/tapete-{__version__}-py3-none-any.whl"
     web = {"index.html", "app.js", "render/wizard.js", "manifest.webmanifest", "sw.js"}
-    assert files == runtime | web | {wheel, "build.json"}
+    strings = {"i18n/en.json", "i18n/es.json"}  # web/i18n/<lang>/*.json merged
+    assert files == runtime | web | strings | {wheel, "build.json"}
     assert info["wheel"] == wheel
+    es = json.loads((dist / "i18n" / "es.json").read_text(encoding="utf-8"))
+    assert es == {"app.hello": "Hola", "wizard.name": "Wizard"}
+
+
+def test_a_key_in_two_translation_files_fails_the_build(tool: ModuleType, tmp_path: Path) -> None:
+    web = make_web(tmp_path / "web")
+    (web / "i18n" / "en" / "lobo.json").write_text('{"app.hello": "Hi"}', encoding="utf-8")
+    with pytest.raises(tool.BuildError, match=r"lobo\.json: key 'app.hello' is already defined"):
+        tool.build(tmp_path / "dist", web)
 
 
 def test_build_json(built: tuple[Path, dict[str, Any]], tool: ModuleType) -> None:

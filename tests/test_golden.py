@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +80,47 @@ GOLDEN_DIGESTS: dict[tuple[str, str, int], str] = {
     ("wizard", "HELLO", 5): "3661711fc46e65f6",
     ("wizard", "Z", 6): "24c149ea01618be1",
 }
+
+
+HASH_SEED_SCRIPT = """
+import hashlib, json, sys
+from tapete import GAMES
+from tapete.bots import choose_move
+
+game = GAMES[sys.argv[1]]
+level = sys.argv[2]
+state = game.new_game("HASH7", None, None)
+moves = []
+for ply in range(int(sys.argv[3])):
+    seat = game.to_move(state)
+    if seat is None:
+        break
+    move = choose_move(game, state, seat, level, ply)
+    moves.append(game.move_to_json(move))
+    state = game.apply(state, seat, move)
+text = json.dumps([moves, game.to_json(state)], sort_keys=True)
+print(hashlib.sha256(text.encode()).hexdigest())
+"""
+
+HASH_SEED_LEVELS = {"wizard": "heuristic", "rummikub": "normal", "willie": "normal", "lobo": "best"}
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_hash_seed_never_decides(game_id: str) -> None:
+    """Deals and bot moves are the same under different str hash seeds (set/dict order of
+    strings must never leak into a deal, a move list or a bot's choice)."""
+    engine = Path(__file__).resolve().parent.parent / "engine"
+    level = HASH_SEED_LEVELS[game_id]
+    digests = set()
+    for hash_seed in ("0", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(engine)}
+        run = subprocess.run(
+            [sys.executable, "-c", HASH_SEED_SCRIPT, game_id, level, "60"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert run.returncode == 0, run.stderr
+        digests.add(run.stdout.strip())
+    assert len(digests) == 1, f"{game_id}: different play under different hash seeds"

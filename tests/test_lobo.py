@@ -270,12 +270,15 @@ def test_check_explains_arithmetic() -> None:
         GAME.check(state, 0, parse_move("sum 4H+3C>8D"))
     assert caught.value.reason == "sum_mismatch"
     assert caught.value.message == "4 + 3 is 7, not 8"
-    assert caught.value.details == {"total": 7, "target": 8}
+    assert caught.value.details == {"total": 7, "target": 8, "sum": "4 + 3", "values": [4, 3]}
     assert reason(state, "perfect 9S>8D") == "rank_mismatch"
     assert reason(state, "over 4H>8D") == "not_over"
     with pytest.raises(IllegalMoveError) as split:
         GAME.check(state, 0, parse_move("split 9S>7S+8D"))
     assert split.value.reason == "split_mismatch" and split.value.message == "8 + 7 is 15, not 9"
+    assert split.value.details == {"total": 15, "target": 9, "sum": "8 + 7", "values": [8, 7]}
+    # through the API too: the page builds "4 + 3 is 7, not 8" from these fields
+    assert caught.value.to_json()["sum"] == "4 + 3" and caught.value.to_json()["total"] == 7
     assert reason(state, "sum 9S>8D") == "wrong_card_count"
     assert reason(state, "perfect 4H+3C>7S") == "wrong_card_count"
     assert reason(state, "split 9S>7S") == "wrong_card_count"

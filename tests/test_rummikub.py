@@ -61,10 +61,10 @@ def position(
     )
 
 
-def play(table: list[Any], from_rack: list[str] | None = None) -> Move:
+def play(table: list[Any], from_hand: list[str] | None = None) -> Move:
     data: dict[str, Any] = {"table": table}
-    if from_rack is not None:
-        data["from_rack"] = from_rack
+    if from_hand is not None:
+        data["from_hand"] = from_hand
     return GAME.parse_move({"play": data})
 
 
@@ -273,7 +273,7 @@ def test_adding_to_the_table_after_the_meld() -> None:
     assert [m.tiles for m in after.table] == [("R1", "R2", "R3", "R4"), ("K9", "R9", "B9", "Y9")]
 
 
-def test_from_rack_may_be_left_out() -> None:
+def test_from_hand_may_be_left_out() -> None:
     state = position(BASE, [["R4", "K5"], ["K2"]])
     after = GAME.apply(state, 0, play([["R1", "R2", "R3", "R4"], ["K9", "B9", "Y9"]]))
     assert after.racks[0] == ("K5",)
@@ -511,7 +511,7 @@ def test_moves_round_trip_through_json_and_text() -> None:
     wrong = play([{"run": ["K9", "R9", "B9"]}])
     assert GAME.parse_move(GAME.move_to_json(wrong)) == wrong
     assert GAME.parse_move(wrong.text()) == wrong
-    assert moves[3].text() == "play R1 R2 R3 | group: K5 * * ; rack K5"
+    assert moves[3].text() == "play R1 R2 R3 | group: K5 * * ; hand K5"
 
 
 @pytest.mark.parametrize(
@@ -527,12 +527,12 @@ def test_moves_round_trip_through_json_and_text() -> None:
         {"play": {"table": [["R1", "R14", "R3"]]}},
         {"play": {"table": [["r1", "R2", "R3"]]}},
         {"play": {"table": [{"pair": ["R1"]}]}},
-        {"play": {"table": [["R1"]], "from_rack": "R1"}},
+        {"play": {"table": [["R1"]], "from_hand": "R1"}},
         {"play": {"table": [["R1"]], "extra": 1}},
         {"play": {"table": [["R1"] * 30]}},
         {"play": {"table": [["R1"]] * 61}},
         "play R1 R2 X3",
-        "play R1 R2 R3 ; hand R1",
+        "play R1 R2 R3 ; rack R1",
     ],
 )
 def test_garbage_moves_are_invalid(data: Any) -> None:
@@ -732,7 +732,7 @@ def test_api_play_error_and_hint() -> None:
         game="rummikub",
         state=data,
         seat=0,
-        move={"play": {"table": [["B3", "B4", "*"], ["R7", "Y7"]], "from_rack": ["R7", "Y7"]}},
+        move={"play": {"table": [["B3", "B4", "*"], ["R7", "Y7"]], "from_hand": ["R7", "Y7"]}},
     )
     assert not bad["ok"] and bad["error"]["code"] == "illegal_move"
     assert bad["error"]["reason"] == "meld_invalid" and bad["error"]["index"] == 1
@@ -749,3 +749,67 @@ def test_api_play_error_and_hint() -> None:
     assert garbage["error"]["code"] == "invalid_move"
     broken = dict(data, table=[["B3", "B4"]])
     assert call(op="view", game="rummikub", state=broken, seat=0)["error"]["code"] == "bad_state"
+
+
+# -- the page's helpers: describe_melds (inspect), arrange, the cheap legal play --------------
+
+
+def test_describe_melds_reads_every_meld_and_never_raises_for_a_bad_one() -> None:
+    state = position(table=[["R3", "R4", "R5"]], racks=[["R6", "K7", "B7", "Y7", "*"], ["K1"]])
+    table: list[Any] = [
+        ["R3", "R4", "R5"],
+        ["R6"],
+        ["K7", "B7", "*"],
+        {"group": ["Y7", "*", "*"]},
+        ["K7", "K7", "B7"],
+        ["R1", "R2", "X"],
+        ["*", "K12", "K13"],
+    ]
+    described = GAME.describe_melds(state, 0, table)
+    assert [d["valid"] for d in described] == [True, False, True, True, False, False, True]
+    assert described[0]["changed"] is False and described[2]["changed"] is True
+    assert described[1]["reason"] == "too_short"
+    assert described[2]["kind"] == "group" and described[2]["value"] == 14  # a joker counts 0
+    assert described[2]["jokers"] == [{"number": 7, "colours": ["R", "Y"]}]
+    assert described[4]["reason"] == "repeated_colour"
+    assert described[5]["reason"] == "bad_tile"
+    assert described[6]["kind"] == "run" and described[6]["jokers"][0]["number"] == 11
+    official = position(options={"initial_meld_joker_value": "REPRESENTED"}, racks=[[], []])
+    assert GAME.describe_melds(official, 0, [["K7", "B7", "*"]])[0]["value"] == 21
+    with pytest.raises(InvalidMoveError):
+        GAME.describe_melds(state, 0, "R1 R2 R3")
+
+
+def test_arrange_finds_a_table_for_the_chosen_tiles() -> None:
+    state = position(table=[["R3", "R4", "R5"]], racks=[["R6", "R2", "K9", "B1"], ["K1"]])
+    answer = GAME.arrange(state, 0, ["R6", "R2"])
+    assert answer["complete"] is True and sorted(answer["from_hand"]) == ["R2", "R6"]
+    assert answer["table"] == [["R2", "R3", "R4", "R5", "R6"]]
+    GAME.check(state, 0, play(answer["table"], answer["from_hand"]))
+    partial = GAME.arrange(state, 0, ["R6", "K9"])
+    assert partial["complete"] is False and partial["from_hand"] == ["R6"]
+    assert GAME.arrange(state, 0, ["K9", "B1"]) == {
+        "table": None,
+        "from_hand": [],
+        "complete": False,
+    }
+    with pytest.raises(IllegalMoveError):
+        GAME.arrange(state, 0, ["K13"])  # not on the rack
+    with pytest.raises(InvalidMoveError):
+        GAME.arrange(state, 0, ["Q1"])
+    # not melded yet: an initial meld from the chosen tiles alone
+    fresh = position(racks=[["K10", "R10", "B10", "K1"], ["K1"]], melded=[False, False])
+    assert GAME.arrange(fresh, 0, ["K10", "R10", "B10"])["table"] == [["K10", "R10", "B10"]]
+    assert GAME.arrange(fresh, 0, ["K10", "R10", "K1"])["table"] is None
+
+
+def test_legal_moves_give_a_cheap_rack_play() -> None:
+    state = position(table=[["R3", "R4", "R5"]], racks=[["R6", "K9", "B9", "Y9"], ["K1"]])
+    moves = GAME.legal_moves(state, 0)
+    assert moves[-1] == Move("draw")
+    (rack_play,) = moves[:-1]
+    assert rack_play.table[0].tiles == ("R3", "R4", "R5")  # the table as it was
+    assert sorted(rack_play.from_hand or ()) == ["B9", "K9", "Y9"]
+    GAME.check(state, 0, rack_play)
+    best = GAME.best_play(state, 0)
+    assert best is not None and len(best.from_hand or ()) == 4  # hint's play adds R6 too

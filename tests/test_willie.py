@@ -428,21 +428,40 @@ def test_breaking_a_willie_frees_its_figures() -> None:
 
 
 def test_meld_move_json() -> None:
-    data = {"kind": "meld", "table": [["R7", "K:R8", "R9"]], "from_hand": ["K"]}
+    data = {"play": {"table": [["R7", "K:R8", "R9"]], "from_hand": ["K"]}}
     move = parse_move(data)
     assert move == meld([["R7", "K:R8", "R9"]], ["K"]) and move.to_json() == data
-    assert parse_move("pass_meld") == Move("pass") and parse_move({"kind": "draw"}) == Move("draw")
+    assert parse_move("pass_meld") == Move("pass") and parse_move("close") == Move("close")
+    declared = {"play": {"table": [["R7", "K:R8", "R9"]], "from_hand": ["K:R8"]}}
+    assert parse_move(declared) == move  # a declaration in from_hand names the figure
     for bad in (
         "jump",
         3,
-        {"kind": "meld", "table": [["R7", "X"]], "from_hand": []},
-        {"kind": "meld", "table": "R7", "from_hand": []},
-        {"kind": "meld", "table": [], "from_hand": ["K:R7"]},
-        {"kind": "meld", "table": [], "from_hand": [], "extra": 1},
-        {"kind": "draw", "x": 1},
+        {"kind": "meld", "table": [["R7", "K:R8", "R9"]], "from_hand": ["K"]},
+        {"play": {"table": [["R7", "X"]], "from_hand": []}},
+        {"play": {"table": "R7", "from_hand": []}},
+        {"play": {"table": [], "from_hand": ["K:X7"]}},
+        {"play": {"table": [], "from_hand": ["R7:K"]}},
+        {"play": {"table": [], "from_hand": [], "extra": 1}},
+        {"play": {"from_hand": ["R7"]}},
+        {"play": [], "draw": True},
+        {"draw": True},
     ):
         with pytest.raises(InvalidMoveError):
             parse_move(bad)
+
+
+def test_from_hand_may_be_left_out() -> None:
+    """Without ``from_hand`` the played cards are the new table's cards beyond the old one's."""
+    state = meld_state(["R5", "K", "B9"], [["R2", "R3", "R4"]])
+    data = {"play": {"table": [["R2", "R3", "R4", "R5", "K:R6"]]}}
+    move = parse_move(data)
+    assert move.from_hand is None and move.to_json() == data
+    after = GAME.apply(state, 0, move)
+    assert after.hands[0] == ("B9",) and after.table == (("R2", "R3", "R4", "R5", "K:R6"),)
+    with pytest.raises(IllegalMoveError) as caught:  # a card taken off the table is refused
+        GAME.apply(state, 0, parse_move({"play": {"table": [["R2", "R3", "R5", "K:R4"]]}}))
+    assert caught.value.reason == "table_card_missing"
 
 
 # -- scoring (SPEC 1.3 examples; rulings W-15..W-21) ----------------------------------------
@@ -595,7 +614,7 @@ def test_api_round_trip_with_a_meld() -> None:
                     "game": "willie",
                     "state": snap["state"],
                     "seat": seat,
-                    "move": {"kind": "meld", "table": [["R2", "R3"]], "from_hand": []},
+                    "move": {"play": {"table": [["R2", "R3"]], "from_hand": []}},
                 }
             )
         )

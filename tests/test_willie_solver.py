@@ -122,7 +122,7 @@ def test_move_json_and_bad_input() -> None:
     found = solve([["R2", "R3", "R4"]], ["R5", "K"])
     assert found is not None
     data = found.to_json()
-    assert data["kind"] == "meld" and data["points"] == 6
+    assert set(data["play"]) == {"table", "from_hand"} and data["points"] == 6
     assert GAME.parse_move(found.move.to_json()) == found.move
     with pytest.raises(InvalidMoveError):
         solve([["R2", "R3"]], ["R5"])

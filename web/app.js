@@ -6,19 +6,34 @@ import { h, mount } from "./dom.js";
 import { applyTranslations, language, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { parseDealLink } from "./deal-link.js";
 import * as lobo from "./render/lobo.js";
+import * as rummikub from "./render/rummikub.js";
+import * as willie from "./render/willie.js";
 import * as wizard from "./render/wizard.js";
 import { finishGame, loadAutosave, loadSettings, saveGame, saveSettings, setAsideAutosave } from "./store.js";
 import { applyUpdateIfIdle, activateWaiting, registerServiceWorker } from "./sw-update.js";
 import { renderGameOver } from "./ui/game-over.js";
 import { renderHome } from "./ui/home.js";
-import { errorText } from "./ui/messages.js";
+import { renderLab } from "./ui/lab.js";
+import { LAB_GAMES } from "./ui/lab-link.js";
+import { errorText, registerExplainer } from "./ui/messages.js";
 import { renderNewGame } from "./ui/new-game.js";
 import { closeOverlay, showOverlay } from "./ui/overlay.js";
 import { PlayScreen } from "./ui/play.js";
 import { dealUrl, shareDeal } from "./ui/share.js";
 
 /** Games the page can draw. A game in build.json without a renderer is not offered. */
-const RENDERERS = { lobo, wizard };
+const RENDERERS = { lobo, rummikub, willie, wizard };
+for (const [id, renderer] of Object.entries(RENDERERS)) {
+  if (renderer.explainError) registerExplainer(id, renderer.explainError);
+}
+
+/** Renderers that ask the engine more than moves (Rummikub's `inspect` while the player builds a
+ * turn, its auto-arrange) get `ask(op, fields)`: the game, state and seat on view are filled in. */
+function askEngine(op, fields = {}) {
+  const game = app.game;
+  return app.engine.call(op, { game: game.record.game, state: game.snap.state, seat: game.viewer, ...fields });
+}
+for (const renderer of Object.values(RENDERERS)) if (renderer.connect) renderer.connect(askEngine);
 
 /** Errors that mean "this input is wrong", not "the engine is broken". */
 const INPUT_ERRORS = ["bad_option", "unknown_game", "bad_request", "bad_state", "invalid_move", "illegal_move"];
@@ -78,6 +93,7 @@ function drawEngineStatus() {
 function drawSettings() {
   const fast = document.getElementById("fast-bots");
   fast.checked = app.settings.fastBots;
+  document.getElementById("show-hints").checked = app.settings.showHints;
   const lang = document.getElementById("lang-select");
   lang.value = language();
 }
@@ -97,6 +113,11 @@ function wireHeader() {
   document.getElementById("fast-bots").addEventListener("change", (event) => {
     app.settings.fastBots = event.target.checked;
     saveSettings(app.settings);
+  });
+  document.getElementById("show-hints").addEventListener("change", (event) => {
+    app.settings.showHints = event.target.checked;
+    saveSettings(app.settings);
+    app.session?.settingsChanged?.();
   });
   document.getElementById("lang-select").addEventListener("change", (event) => changeLanguage(event.target.value));
 }
@@ -133,6 +154,7 @@ function showHome() {
   const saved = loaded && loaded.record ? loaded.record : null;
   renderHome(root(), {
     games: catalogues(),
+    art: (id) => RENDERERS[id]?.homeArt?.(t) || null,
     saved,
     messages: app.messages,
     onLanguage: (lang) => changeLanguage(lang),
@@ -292,6 +314,7 @@ function showOver(game) {
     onAgain: () => restart(record.seed),
     onNewDeal: () => restart(randomSeedFor()),
     onShare: () => shareDeal(record),
+    engine: app.engine,
   });
   drawUpdateBanner();
 }
@@ -348,6 +371,18 @@ async function openDealLink(path) {
   showPlay();
 }
 
+/** The playtest lab of a game (its catalogue straight from build.json: it needs no renderer). */
+function showLab(path) {
+  app.screen = "lab";
+  const visit = app.visit;
+  const mark = path.indexOf("?");
+  const id = mark < 0 ? path : path.slice(0, mark);
+  const catalogue = (app.build?.games || []).find((c) => c.id === id && LAB_GAMES.includes(c.id));
+  if (!catalogue) return goHome(t("lab.error.game", { game: id.slice(0, 24) }));
+  document.title = `${t("lab.home_link")} · ${t("app.name")}`;
+  renderLab(root(), catalogue, { engine: app.engine, query: mark < 0 ? null : path.slice(mark + 1), active: () => stillOn(visit) });
+}
+
 function showFatal(error) {
   const message = (error && error.message) || String(error);
   console.error("tapete:", error);
@@ -376,6 +411,7 @@ function route() {
   if (hash === "" ) return showHome();
   if (hash === "play") return showPlay();
   if (hash.startsWith("new/")) return showNewGame(hash.slice(4));
+  if (hash === "lab" || hash.startsWith("lab/")) return showLab(hash.slice(4) || "willie");
   return openDealLink(hash);
 }
 

@@ -104,6 +104,7 @@ export class EngineClient extends EventTarget {
         start: data.start,
         snapshot_error: data.snapshot_error,
         timings: data.timings,
+        games_loaded: data.games_loaded || [],
       };
       for (const [id, entry] of this.pending) this.arm(id, entry);
       this.dispatchEvent(new CustomEvent("ready", { detail: this.info }));

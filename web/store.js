@@ -6,8 +6,23 @@ const LAST = "tapete.last";
 const BROKEN_PREFIX = "tapete.broken.";
 const SETTINGS = "tapete.settings";
 
-/** @typedef {{kind: "human" | "bot", level?: string}} Seat */
-/** @typedef {{game: string, engine_version: string, seed: string, options: object, players: number, seats: Seat[], moves: {seat: number, move: string}[]}} GameRecord */
+/** @typedef {{kind: "human" | "bot", level?: string, name?: string}} Seat */
+
+/** The longest player name, in characters. */
+export const NAME_MAX = 16;
+
+/**
+ * A player's name as typed, made safe to keep and show: control and format characters made spaces
+ * (no bidi tricks), runs of spaces made one, trimmed, cut to NAME_MAX characters. "" = no name.
+ * Names are only ever shown as text (never as HTML).
+ */
+export function cleanName(text) {
+  if (typeof text !== "string") return "";
+  const plain = text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, " ").replace(/\s+/g, " ").trim();
+  return [...plain].slice(0, NAME_MAX).join("").trim();
+}
+
+/** @typedef {{game: string, engine_version: string, seed: string, options: object, players: number, seats: Seat[], moves: {seat: number, move: string|object}[]}} GameRecord */
 
 function read(key) {
   try { return localStorage.getItem(key); } catch { return null; }
@@ -55,11 +70,16 @@ export function recordProblem(record) {
   for (const seat of record.seats) {
     if (!seat || (seat.kind !== "human" && seat.kind !== "bot")) return "bad seat";
     if (seat.kind === "bot" && typeof seat.level !== "string") return "bad bot level";
+    // an optional name, exactly as the new-game form keeps it (a hand-edited one is set aside)
+    if ("name" in seat && (typeof seat.name !== "string" || !seat.name || seat.name !== cleanName(seat.name))) return "bad seat name";
   }
   if (!record.seats.some((seat) => seat.kind === "human")) return "no human seat";
   if (!Array.isArray(record.moves)) return "bad moves";
   for (const entry of record.moves) {
-    if (!entry || !Number.isInteger(entry.seat) || typeof entry.move !== "string") return "bad move";
+    // a move is its text form, or an object for a table of melds ({play: {table, from_hand}})
+    const move = entry && entry.move;
+    const readable = typeof move === "string" || (move !== null && typeof move === "object" && !Array.isArray(move));
+    if (!entry || !Number.isInteger(entry.seat) || !readable) return "bad move";
   }
   return "";
 }
@@ -96,12 +116,12 @@ export function brokenKeys() {
   return keys.sort();
 }
 
-/** @returns {{fastBots: boolean}} */
+/** @returns {{fastBots: boolean, showHints: boolean}} */
 export function loadSettings() {
-  const defaults = { fastBots: false };
+  const defaults = { fastBots: false, showHints: false };
   try {
     const saved = JSON.parse(read(SETTINGS) || "{}");
-    return { ...defaults, fastBots: saved.fastBots === true };
+    return { ...defaults, fastBots: saved.fastBots === true, showHints: saved.showHints === true };
   } catch {
     return defaults;
   }

@@ -15,9 +15,15 @@ export async function registerServiceWorker(hooks) {
     if (requested) location.reload();
   });
   try {
-    registration = await navigator.serviceWorker.register("sw.js");
+    registration = (await navigator.serviceWorker.register("sw.js")) || null;
   } catch (error) {
     console.warn("service worker not registered:", error);
+    registration = null;
+  }
+  // Blocked (some browsers' settings, test browsers) or refused: the app works on without
+  // offline play or updates, quietly.
+  if (!registration || typeof registration.addEventListener !== "function") {
+    registration = null;
     return;
   }
   const check = () => {
@@ -40,7 +46,10 @@ export async function registerServiceWorker(hooks) {
 export async function activateWaiting() {
   if (!registration) return false;
   // Ask the browser afresh: the registration's state may have moved since the last event.
-  const current = (await navigator.serviceWorker.getRegistration()) || registration;
+  let current = registration;
+  try {
+    current = (await navigator.serviceWorker.getRegistration()) || registration;
+  } catch { /* keep the one we have */ }
   const waiting = current.waiting;
   if (!waiting || !navigator.serviceWorker.controller) return false;
   requested = true;

@@ -294,16 +294,40 @@ async function writeSnapshot(key, bytes, memory) {
   await cache.put(SNAPSHOT_REQUEST, new Response(bytes, { headers }));
 }
 
-/** After `IDLE_MS` with no request (and none waiting), save the snapshot once. */
-function whenIdle() {
+/** After `IDLE_MS` with no request (and none waiting), import the games not imported yet, one
+ * per step, then save the snapshot once. */
+function whenIdle(delay = IDLE_MS) {
   if (!pendingSnapshot) return;
   clearTimeout(idleTimer);
   idleTimer = setTimeout(() => {
     if (!pendingSnapshot || queue.length || !handle || dead) return;
     const { pyodide, key } = pendingSnapshot;
+    let more = false;
+    try {
+      more = importOneGame(pyodide);
+    } catch {
+      // a game that fails to import answers with its error when it is used
+    }
+    if (more) {
+      whenIdle(0); // the next step waits for any request that came meanwhile
+      return;
+    }
     pendingSnapshot = null;
     saveSnapshot(pyodide, key);
-  }, IDLE_MS);
+  }, delay);
+}
+
+/**
+ * The engine imports a game when it is first used, and a start from the snapshot lists them all:
+ * import one game not imported yet (a request waits for one game at most); false when none is
+ * left.
+ */
+function importOneGame(pyodide) {
+  return pyodide.runPython(`import sys, tapete
+missing = [game for game in tapete.GAMES if "tapete." + game not in sys.modules]
+if missing:
+    tapete.GAMES[missing[0]]
+bool(missing)`);
 }
 
 async function saveSnapshot(pyodide, key) {
@@ -431,6 +455,10 @@ async function boot() {
   post({ op: "boot", stage: "engine", done: 3, total });
   mark("ready")();
   const ready = { op: "ready", engine_version: version, pyodide_version: pyodide.version, start, timings };
+  // Games already imported (none on a plain start: they load on first use; all of them in a
+  // snapshot, which is made only after the idle imports).
+  ready.games_loaded = JSON.parse(pyodide.runPython(`import json, sys, tapete
+json.dumps([game for game in tapete.GAMES if "tapete." + game in sys.modules])`));
   if (snapshotError) ready.snapshot_error = snapshotError;
   post(ready);
   if (makeSnapshot) pendingSnapshot = { pyodide, key };

@@ -11,8 +11,21 @@ Ops (every field is validated; every bad request gets a coded error, never ``int
 ``view``         {game, state, seat} -> snapshot (with the seat's view and legal moves)
 ``legal_moves``  {game, state, seat} -> {moves}
 ``bot_move``     {game, state, seat, level, bot_seed?, view_seat?} -> snapshot + {move}
-``hint``         {game, state, seat} -> {move, ...}
+``hint``         {game, state, seat} -> {move, ...} (what else: the game's ``hint``; Wizard's
+                 is the normal bot's move with expected_points, expected_tricks, only_move)
+``inspect``      {game, state, seat, move} -> {legal: true} | {legal: false, error}, plus
+                 ``melds`` (``Game.describe_melds``) when the move is a table play
+                 ``{"play": {"table": [...], ...}}``; it changes nothing
+``arrange``      {game, state, seat, tiles} -> {table, from_hand, complete} (``Game.arrange``)
 ``replay``       {record, view_seat?} -> snapshot (rebuilds a saved game from its moves)
+``lab``          {config: {game, players, games, seed, options, levels}, start, count, tally?}
+                 -> {config, start, records, tally, summary, cells}: one chunk of a
+                 playtest-lab run added to the tally so far (``tapete.lab_ops``)
+``lab_summary``  {records?, tallies?} -> {tally, summary, cells}: the numbers of them together
+``lobo_deal``    {seed, options?, budget?, policy?} -> {winnable, exact, nodes, budget, line,
+                 policy}: could a player who saw every card win this Lobo deal (within
+                 ``budget`` positions), a winning line, the hint's result on it
+                 (``tapete.lobo.deal``)
 
 A snapshot is {state, to_move, outcome, view?, legal_moves?}: ``view`` and ``legal_moves`` are
 those of ``view_seat`` (``seat`` for ``view``), and legal moves are listed only on its turn.
@@ -27,9 +40,16 @@ from collections.abc import Callable
 from typing import Any
 
 from . import GAMES, __version__, get_game
-from .bots import choose_move
-from .bots.ismcts import reporting_progress
-from .errors import BadRequestError, BadStateError, EngineError, describe
+from .errors import (
+    BadRequestError,
+    BadStateError,
+    EngineError,
+    GameOverError,
+    IllegalMoveError,
+    InvalidMoveError,
+    NotYourTurnError,
+    describe,
+)
 
 MAX_REQUEST_CHARS = 2_000_000
 Progress = Callable[[int, int], None]
@@ -164,6 +184,10 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
         level = _field(request, "level", str)
         bot_seed = _field(request, "bot_seed", (int, str), 0)
         game.check_turn(state, seat)
+        # imported on first use, like the games: the worker is ready sooner
+        from .bots import choose_move
+        from .bots.ismcts import reporting_progress
+
         with reporting_progress(progress):
             move = choose_move(game, state, seat, level, bot_seed)
         state = game.apply(state, seat, move)
@@ -174,13 +198,54 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
         game, state = _game_and_state(request)
         seat = _seat(request, game, state)
         game.check_turn(state, seat)
+        from .bots.ismcts import reporting_progress
+
         with reporting_progress(progress):
             return game.hint(state, seat)
+    if op == "inspect":
+        game, state = _game_and_state(request)
+        seat = _seat(request, game, state)
+        if "move" not in request:
+            raise BadRequestError("missing field 'move'", field="move")
+        return inspect(game, state, seat, request["move"])
+    if op == "arrange":
+        game, state = _game_and_state(request)
+        seat = _seat(request, game, state)
+        game.check_turn(state, seat)
+        return game.arrange(state, seat, _field(request, "tiles", list))
     if op == "replay":
         record = _field(request, "record", dict)
         game, state = replay(record)
         return snapshot(game, state, _seat(request, game, state, "view_seat", None))
+    if op == "lobo_deal":
+        from .lobo.deal import deal_request  # imported on first use
+
+        return deal_request(request)
+    if op in ("lab", "lab_summary"):
+        from . import lab_ops  # imported on first use: the play ops never need it
+
+        if op == "lab":
+            return lab_ops.chunk_request(request, progress)
+        return lab_ops.summary_request(request)
     raise BadRequestError(f"unknown op {describe(op)}", field="op")
+
+
+def inspect(game: Any, state: Any, seat: int, data: Any) -> dict[str, Any]:
+    """Whether ``seat`` may play the move ``data`` now and, for a table play, how each meld of
+    the proposed table reads (live feedback while a player builds a turn)."""
+    out: dict[str, Any]
+    try:
+        game.check(state, seat, game.parse_move(data))
+        out = {"legal": True}
+    except (InvalidMoveError, IllegalMoveError, NotYourTurnError, GameOverError) as error:
+        out = {"legal": False, "error": error.to_json()}
+    play = data.get("play") if isinstance(data, dict) else None
+    if isinstance(play, dict) and "table" in play:
+        try:
+            out["melds"] = game.describe_melds(state, seat, play["table"])
+        except InvalidMoveError:
+            pass  # a table that is not even a list of melds: the error above says why
+    return out
 
 
 def replay(record: Any) -> tuple[Any, Any]:

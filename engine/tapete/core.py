@@ -22,7 +22,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from .errors import BadOptionError, BadStateError, GameOverError, NotYourTurnError, describe
+from .errors import (
+    BadOptionError,
+    BadRequestError,
+    BadStateError,
+    GameOverError,
+    NotYourTurnError,
+    describe,
+)
 from .rng import Rng, is_valid_seed
 
 S = TypeVar("S")
@@ -45,13 +52,19 @@ class Outcome:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One variant knob: an enumeration (``choices``), an int range, or a bool."""
+    """One variant knob: an enumeration (``choices``), an int range, or a bool.
+
+    ``applies_when = ("mode", ("CLASSIC_LOBO",))`` says the knob only matters when the enum
+    option ``mode`` has one of those values; the new-game screen hides it (and sends its
+    default) otherwise.
+    """
 
     name: str
     default: Any
     choices: tuple[str, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    applies_when: tuple[str, tuple[str, ...]] | None = None
 
     @property
     def kind(self) -> str:
@@ -105,6 +118,9 @@ class OptionSpec:
                 f"option {self.name!r} must be between {self.minimum} and {self.maximum}; "
                 f"got {number}",
                 option=self.name,
+                min=self.minimum,
+                max=self.maximum,
+                got=number,
             )
         return number
 
@@ -116,6 +132,9 @@ class OptionSpec:
             out["min"] = self.minimum
         if self.maximum is not None:
             out["max"] = self.maximum
+        if self.applies_when is not None:
+            option, values = self.applies_when
+            out["applies_when"] = {"option": option, "values": list(values)}
         return out
 
 
@@ -270,6 +289,18 @@ class Game(Generic[S, M]):
 
         move = choose_move(self, state, seat, self.bot_levels[-1], seed="hint")
         return {"move": self.move_to_json(move)}
+
+    def describe_melds(self, state: S, seat: int, table: Any) -> list[JsonDict]:
+        """Games with a table of melds: one entry per meld of a proposed ``table`` (JSON, as in
+        a play's ``table``): ``{valid, kind?, value?, reason?, ...}``. An invalid meld is
+        described, never raised: the page shows it while the player is still building."""
+        raise BadRequestError(f"{self.id} has no table of melds")
+
+    def arrange(self, state: S, seat: int, tiles: Any) -> JsonDict:
+        """Games with a table of melds: a valid table that lays ``tiles`` from the seat's hand
+        (the page's auto-arrange), as ``{table, from_hand, complete}``; ``table`` is None when
+        none of them can be laid."""
+        raise BadRequestError(f"{self.id} has no table of melds")
 
     def hidden_cards(self, state: S, seat: int | None) -> Sequence[str]:
         """The cards ``seat`` may not see (other hands, the stock); for the conformance tests."""

@@ -382,3 +382,94 @@ export function renderRoundResult(row, names, t) {
 export function describeTransition(prev, next) {
   return { trick: null, view: next, roundEnded: null };
 }
+
+// -- "Was this deal winnable?" (the game-over screen asks the engine on request) ---------------
+
+const DEAL_BUDGETS = [60_000, 600_000, 3_000_000]; // positions searched: about 2 s, 20 s, 100 s
+
+function valuesText(values) {
+  return values.map((v) => (v === 1 ? "A" : String(v))).join(" + ");
+}
+
+function lineMove(step, t) {
+  const kind = t(`lobo.kind.${step.kind}`);
+  const take = valuesText(step.take);
+  const text = step.kind === "sacrifice"
+    ? t("lobo.deal.move_sacrifice", { kind, take })
+    : t("lobo.deal.move", { kind, give: valuesText(step.give), take });
+  return step.kind === "over" && step.draws > 0 ? `${text} ${t("lobo.deal.wolf_draws", { n: step.draws })}` : text;
+}
+
+function renderLine(line, t) {
+  const last = line[line.length - 1];
+  const rows = line.map((row) => {
+    const cards = (values) => values.map((v) => (v === 1 ? "A" : String(v))).join(" ") || "—";
+    let head = t(row.final ? "lobo.deal.round_final" : "lobo.deal.round", { round: row.round, hand: cards(row.hand), wolf: cards(row.wolf) });
+    if (row.reserve.length) head += ` ${t("lobo.deal.with_reserve", { cards: cards(row.reserve) })}`;
+    const steps = row.moves.map((m) => lineMove(m, t));
+    if (!row.won) steps.push(t("lobo.deal.fold", { n: row.lost_members }));
+    else if (row.choice) steps.push(t(`lobo.deal.choice_${row.choice.kind}`, { card: cards(row.choice.give) }));
+    else steps.push(t("lobo.deal.won_final", { score: row.score }));
+    return h("li", { dataset: { round: row.round } }, h("strong", null, head), h("div", null, steps.join(" · ")));
+  });
+  return h(
+    "details",
+    { class: "lobo-deal-line", dataset: { testid: "deal-line" } },
+    h("summary", null, t("lobo.deal.line", { rounds: line.length, score: last.score })),
+    h("ol", null, rows),
+  );
+}
+
+function dealAnswer(result, t) {
+  const out = [];
+  const verdict = result.winnable === true ? "yes" : result.winnable === false ? "no" : "unknown";
+  const text = t(`lobo.deal.${verdict}`, { nodes: result.nodes.toLocaleString() });
+  out.push(h("p", { class: ["lobo-deal-verdict", verdict], dataset: { testid: "deal-verdict", verdict } }, h("strong", null, text)));
+  if (result.line) out.push(renderLine(result.line, t));
+  if (result.policy) {
+    out.push(h("p", { class: "lobo-help", dataset: { testid: "deal-policy", won: String(result.policy.won) } }, result.policy.won ? t("lobo.deal.policy_won", { score: result.policy.score }) : t("lobo.deal.policy_lost")));
+  }
+  return out;
+}
+
+/**
+ * The game-over panel "Was this deal winnable?": a button that asks the engine (op lobo_deal,
+ * within a budget of positions; "search longer" raises it) and shows its answer.
+ * @param {{snap: object, engine: {call: Function} | null | undefined, t: Function}} p
+ */
+export function renderOverExtra({ snap, engine, t }) {
+  const state = snap && snap.state;
+  if (!engine || !state || typeof state.seed !== "string") return null;
+  const answer = h("div", { class: "lobo-deal-answer", "aria-live": "polite", dataset: { testid: "deal-answer" } });
+  const button = h("button", { type: "button", class: "primary", dataset: { testid: "deal-ask" } }, t("lobo.deal.ask"));
+  let policy = null; // the hint's game, asked once (the first time)
+  const ask = async (level) => {
+    const budget = DEAL_BUDGETS[level];
+    button.remove();
+    answer.replaceChildren(h("p", { class: "lobo-help", dataset: { testid: "deal-busy" } }, t("lobo.deal.thinking", { budget: budget.toLocaleString() })));
+    let result;
+    try {
+      result = await engine.call("lobo_deal", { seed: state.seed, options: state.options, budget, policy: level === 0 }, { timeout: 300_000 });
+    } catch (error) {
+      answer.replaceChildren(h("p", { class: "lobo-reason", role: "alert" }, t("lobo.deal.failed", { message: (error && error.message) || String(error) })));
+      answer.before(button);
+      return;
+    }
+    policy = result.policy || policy;
+    const parts = dealAnswer({ ...result, policy }, t);
+    if (result.winnable === null && level + 1 < DEAL_BUDGETS.length) {
+      const more = DEAL_BUDGETS[level + 1];
+      parts.push(h("button", { type: "button", class: "ghost", dataset: { testid: "deal-longer" }, onclick: () => ask(level + 1) }, t("lobo.deal.longer", { budget: more.toLocaleString() })));
+    }
+    answer.replaceChildren(...parts);
+  };
+  button.onclick = () => ask(0);
+  return h(
+    "section",
+    { class: "panel wide lobo-deal", dataset: { testid: "deal-panel" } },
+    h("h2", null, t("lobo.deal.title")),
+    h("p", { class: "lobo-help" }, t("lobo.deal.help")),
+    button,
+    answer,
+  );
+}

@@ -3,7 +3,14 @@
 // move through `onMove`, and the controller asks the engine.
 
 import { h } from "../dom.js";
-import { SUITS, cardBack, cardFace, glyph, sortHand, suitChip } from "./cards.js";
+import { SUITS, cardBack, cardFace, cardName, glyph, sortHand, suitChip } from "./cards.js";
+
+/** The table shows the engine's hint by itself on a human's turn when the player turned hints
+ * on (the PlayScreen asks for it; see ui/play.js autoHint). */
+export const autoHint = true;
+
+/** First-dealer draws the player closed, by their content (one per game start). */
+const dismissedDraws = new Set();
 
 /**
  * @typedef {object} TableProps
@@ -20,6 +27,10 @@ import { SUITS, cardBack, cardFace, glyph, sortHand, suitChip } from "./cards.js
  * @property {string} [status]         the status line
  * @property {string} [message]        a message (an illegal move's reason)
  * @property {boolean} [hideHand]     show the viewer's hand face down (hot-seat hand-over)
+ * @property {{move: string, expected_points?: number, expected_tricks?: number, only_move?: boolean} | null} [hint]
+ *           the engine's suggestion for the viewer's move (hints on; it is only shown)
+ * @property {boolean} [hintBusy]     the hint is being computed
+ * @property {() => void} [refresh]   draw the table again (after closing the first-dealer draw)
  */
 
 /** @param {TableProps} p */
@@ -29,6 +40,8 @@ export function renderTable(p) {
   const myTurn = view.to_move === viewer && p.legal.length > 0;
   const trick = p.trickShown ? p.trickShown.cards : view.trick;
   const winner = p.trickShown ? p.trickShown.winner : null;
+  const hint = myTurn && !p.hideHand && p.hint ? p.hint : null;
+  const draw = drawToShow(p);
 
   const info = h("div", { class: "table-info" }, renderTrump(view, t), renderRoundInfo(view, t));
   const felt = h("div", { class: "felt", dataset: { testid: "felt", players: n } });
@@ -46,6 +59,7 @@ export function renderTable(p) {
     trickEl.append(card);
   }
   felt.append(trickEl);
+  if (draw) felt.append(renderDrawCards(p, draw));
 
   return h(
     "section",
@@ -62,9 +76,117 @@ export function renderTable(p) {
       },
     },
     info,
+    draw ? renderDrawPanel(p, draw) : null,
     felt,
-    renderActions(p, myTurn),
-    renderHand(p, myTurn),
+    renderActions(p, myTurn, hint),
+    renderHand(p, myTurn, hint),
+  );
+}
+
+// -- the first-dealer draw ------------------------------------------------------------------
+
+/** The draws to show: at the start of a HIGH_CARD game, until the player closes them. */
+function drawToShow(p) {
+  const { view } = p;
+  const draws = view.first_dealer_draws || [];
+  if (!draws.length || view.options?.first_dealer !== "HIGH_CARD") return null;
+  if (view.round !== 1 || view.phase === "play" || view.phase === "over" || view.history.length || p.trickShown) return null;
+  const key = JSON.stringify([view.first_dealer, draws]);
+  return dismissedDraws.has(key) ? null : { key, draws, dealer: view.first_dealer };
+}
+
+/** Each seat's drawn cards where its trick card would go; the first dealer's last one glows. */
+function renderDrawCards(p, draw) {
+  const box = h("div", { class: "draw-cards", dataset: { testid: "draw-cards" } });
+  const bySeat = new Map();
+  for (const round of draw.draws) for (const play of round) bySeat.set(play.seat, [...(bySeat.get(play.seat) || []), play.card]);
+  for (const [seat, cards] of bySeat) {
+    cards.forEach((card, k) => {
+      const last = k === cards.length - 1;
+      const el = cardFace(card, p.t, {
+        className: ["draw-card", last && seat === draw.dealer ? "winner" : null, last ? null : "earlier"].filter(Boolean).join(" "),
+        testid: "draw-card",
+        dataset: { seat },
+      });
+      placeAt(el, seat, p.viewer, p.view.players);
+      el.style.setProperty("--k", String(k - (cards.length - 1)));
+      box.append(el);
+    });
+  }
+  return box;
+}
+
+/** Who drew what, the ties and who deals, in words, with a button to close it. */
+function renderDrawPanel(p, draw) {
+  const { t, names } = p;
+  const lang = document.documentElement.lang || "en";
+  const list = (seats) => new Intl.ListFormat(lang, { type: "conjunction" }).format(seats.map((s) => names[s]));
+  const lines = draw.draws.map((round, index) => {
+    const plays = round.map((play) => `${names[play.seat]}: ${cardName(play.card, t)}`).join(" · ");
+    const label = draw.draws.length > 1 ? h("b", null, t("wizard.draw.round", { n: index + 1 }), ": ") : null;
+    const next = draw.draws[index + 1];
+    const tie = next ? h("span", { class: "draw-tie" }, " ", t("wizard.draw.tie", { names: list(next.map((play) => play.seat)) })) : null;
+    return h("li", null, label, plays, tie);
+  });
+  return h(
+    "aside",
+    { class: "draw-panel", role: "status", dataset: { testid: "first-dealer-draw", dealer: draw.dealer } },
+    h("div", { class: "draw-text" },
+      h("strong", null, t("wizard.draw.title")),
+      h("span", { class: "draw-rule" }, " ", t("wizard.draw.rule")),
+      h("ul", { class: "draw-list" }, ...lines),
+      h("p", { class: "draw-dealer" }, names[draw.dealer] === t("seat.you") ? t("wizard.draw.you_deal") : t("wizard.draw.deals", { name: names[draw.dealer] })),
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "ghost draw-ok",
+        dataset: { testid: "first-dealer-ok" },
+        onclick: () => {
+          dismissedDraws.add(draw.key);
+          p.refresh?.();
+        },
+      },
+      t("wizard.draw.ok"),
+    ),
+  );
+}
+
+// -- the hint ---------------------------------------------------------------------------------
+
+function formatNumber(value, digits) {
+  const lang = document.documentElement.lang || "en";
+  return new Intl.NumberFormat(lang, { maximumFractionDigits: digits, signDisplay: digits === 0 ? "exceptZero" : "auto" }).format(value);
+}
+
+/** "Hint: bid 2 — your hand is worth about 1.6 tricks · +24 points on average this round". */
+function renderHintLine(p, hint) {
+  const { t } = p;
+  if (!hint) {
+    return h(
+      "div",
+      { class: "wizard-hint busy", role: "status", dataset: { testid: "hint-busy" } },
+      h("span", null, t("wizard.hint.thinking")),
+      h("progress", { dataset: { testid: "hint-progress" } }),
+    );
+  }
+  const [kind, value] = hint.move.split(" ");
+  const head =
+    kind === "bid"
+      ? t("wizard.hint.bid", { bid: value })
+      : kind === "trump"
+        ? t("wizard.hint.trump", { suit: t(`suit.${value}.name`) })
+        : t("wizard.hint.card", { card: cardName(value, t) });
+  const reasons = [];
+  if (typeof hint.expected_tricks === "number") reasons.push(t("wizard.hint.tricks", { n: formatNumber(hint.expected_tricks, 1) }));
+  if (hint.only_move) reasons.push(t("wizard.hint.only"));
+  else if (typeof hint.expected_points === "number") reasons.push(t("wizard.hint.points", { points: formatNumber(Math.round(hint.expected_points), 0) }));
+  return h(
+    "div",
+    { class: "wizard-hint", role: "status", dataset: { testid: "hint", move: hint.move } },
+    h("strong", null, head),
+    reasons.length ? h("span", { class: "hint-why" }, reasons.join(" · ")) : null,
   );
 }
 
@@ -132,10 +254,12 @@ function renderRoundInfo(view, t) {
   );
 }
 
-function renderActions(p, myTurn) {
+function renderActions(p, myTurn, hint) {
   const { view, t } = p;
   const box = h("div", { class: "actions", dataset: { testid: "actions" } });
   box.append(h("div", { class: "status", role: "status", dataset: { testid: "status" } }, p.status || ""));
+  if (hint || (myTurn && !p.hideHand && p.hintBusy)) box.append(renderHintLine(p, hint));
+  const hinted = hint ? hint.move : null;
   if (myTurn && view.phase === "bid") {
     const bids = h("div", { class: "bids", role: "group", "aria-label": t("table.your_bid") });
     for (let k = 0; k <= view.round; k++) {
@@ -146,10 +270,11 @@ function renderActions(p, myTurn) {
           "button",
           {
             type: "button",
-            class: ["bid-button", legal ? "legal" : "illegal"],
+            class: ["bid-button", legal ? "legal" : "illegal", move === hinted ? "hinted" : null],
             "aria-disabled": legal ? null : "true",
+            "aria-description": move === hinted ? t("wizard.hint.marked") : null,
             disabled: !p.interactive,
-            dataset: { testid: "bid", bid: k },
+            dataset: { testid: "bid", bid: k, hinted: move === hinted ? "true" : null },
             onclick: () => p.onMove(move),
           },
           String(k),
@@ -168,9 +293,10 @@ function renderActions(p, myTurn) {
           "button",
           {
             type: "button",
-            class: ["suit-button", `suit-${suit}`, legal ? "legal" : "illegal"],
+            class: ["suit-button", `suit-${suit}`, legal ? "legal" : "illegal", move === hinted ? "hinted" : null],
+            "aria-description": move === hinted ? t("wizard.hint.marked") : null,
             disabled: !p.interactive,
-            dataset: { testid: "trump-choice", suit },
+            dataset: { testid: "trump-choice", suit, hinted: move === hinted ? "true" : null },
             onclick: () => p.onMove(move),
           },
           glyph(suit),
@@ -184,7 +310,7 @@ function renderActions(p, myTurn) {
   return box;
 }
 
-function renderHand(p, myTurn) {
+function renderHand(p, myTurn, hint) {
   const { view, t } = p;
   const playable = new Set(p.legal.filter((m) => m.startsWith("play ")).map((m) => m.slice(5)));
   const playing = myTurn && view.phase === "play";
@@ -201,11 +327,13 @@ function renderHand(p, myTurn) {
   }
   for (const code of cards) {
     const state = playing ? (playable.has(code) ? "legal" : "dim") : "idle";
+    const hinted = playing && hint && hint.move === `play ${code}`;
     hand.append(
       cardFace(code, t, {
-        className: `hand-card ${state}`,
+        className: `hand-card ${state}${hinted ? " hinted" : ""}`,
         testid: "hand-card",
-        dataset: { state },
+        dataset: { state, hinted: hinted ? "true" : null },
+        label: hinted ? `${cardName(code, t)} (${t("wizard.hint.marked")})` : undefined,
         onClick: p.interactive ? () => p.onMove(`play ${code}`) : () => {},
       }),
     );

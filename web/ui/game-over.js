@@ -6,7 +6,7 @@ import { t } from "../i18n.js";
 
 /**
  * @param {HTMLElement} root
- * @param {{renderer: object, snap: object, names: string[], onAgain: Function, onNewDeal: Function, onShare: Function}} p
+ * @param {{renderer: object, snap: object, names: string[], onAgain: Function, onNewDeal: Function, onShare: Function, engine?: object}} p
  */
 export function renderGameOver(root, p) {
   const { outcome, view } = p.snap;
@@ -33,6 +33,8 @@ export function renderGameOver(root, p) {
           h("a", { class: "button ghost", href: "#/", dataset: { testid: "home-link" } }, t("common.home")),
         ),
       ),
+      // a game's own panel, if it has one (Lobo: "was this deal winnable?", asked on request)
+      p.renderer.renderOverExtra ? p.renderer.renderOverExtra({ snap: p.snap, engine: p.engine, t }) : null,
       h("section", { class: "panel wide" }, h("h2", null, t("sheet.title")), p.renderer.renderScoreSheet(view, p.names, t)),
     ),
   );

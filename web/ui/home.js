@@ -28,9 +28,9 @@ export function renderHome(root, p) {
       h(
         "article",
         { class: "game-tile", dataset: { testid: `game-${game.id}` } },
-        h("div", { class: "game-art", "aria-hidden": "true" }, game.id === "lobo"
+        h("div", { class: "game-art", "aria-hidden": "true" }, p.art?.(game.id) || (game.id === "lobo"
           ? ["♠", "♥", "♦", "♣"].map((sign, i) => h("span", { class: ["lobo-art", i === 1 || i === 2 ? "red" : null] }, sign))
-          : ["Z", "R", "B", "G", "Y"].map((kind) => glyph(kind, `glyph art-${kind}`))),
+          : ["Z", "R", "B", "G", "Y"].map((kind) => glyph(kind, `glyph art-${kind}`)))),
         h("h2", null, t(`game.${game.id}.name`)),
         h("p", { class: "tagline" }, t(`game.${game.id}.tagline`)),
         h("p", { class: "meta" }, game.max_players === 1 ? t("home.solo") : t("home.players", { min: game.min_players, max: game.max_players })),
@@ -63,7 +63,13 @@ export function renderHome(root, p) {
       messages,
       cont,
       games,
-      h("footer", { class: "home-footer" }, langs, h("p", { class: "small" }, t("home.offline_note"))),
+      h(
+        "footer",
+        { class: "home-footer" },
+        langs,
+        h("p", null, h("a", { class: "button ghost", href: "#/lab/willie", dataset: { testid: "lab-home-link" } }, t("lab.home_link"))),
+        h("p", { class: "small" }, t("home.offline_note")),
+      ),
     ),
   );
 }

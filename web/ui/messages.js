@@ -17,11 +17,29 @@ export function optionValueLabel(game, name, value) {
   return has(key) ? t(key) : String(value);
 }
 
+/** Games whose renderer words its own refusals (`explainError(error, t)`), by game id. */
+const explainers = new Map();
+
+/** Let a game's renderer explain its moves' errors (app.js registers every renderer's). */
+export function registerExplainer(game, explain) {
+  explainers.set(game, explain);
+}
+
 /**
+ * An engine error in the player's language: the game's own explainer for move errors, else
+ * the shared wording.
  * @param {any} error an EngineError (with .info) or a plain {code, message, reason?, ...}
  * @param {string} [game]
  */
 export function errorText(error, game = "wizard") {
+  const info = (error && error.info) || error || {};
+  const explain = explainers.get(game);
+  if (explain && (info.code === "illegal_move" || info.code === "invalid_move")) return explain(error, t);
+  return sharedErrorText(error, game);
+}
+
+/** The shared wording: `reason.<reason>` for illegal moves, `error.<code>` otherwise. */
+export function sharedErrorText(error, game = "wizard") {
   const info = (error && error.info) || error || {};
   const params = { ...info };
   if (typeof info.suit === "string") params.suit = t(`suit.${info.suit}`);
@@ -34,6 +52,9 @@ export function errorText(error, game = "wizard") {
   }
   const specific = `error.${info.code}.${info.option}`;
   if (info.code === "bad_option" && info.option && has(specific)) return t(specific, params);
+  if (info.code === "bad_option" && info.option && Number.isInteger(info.min) && Number.isInteger(info.max)) {
+    return t("error.bad_option.range", params);
+  }
   const key = `error.${info.code}`;
   return has(key) ? t(key, params) : t("error.generic", { message: info.message || String(error) });
 }

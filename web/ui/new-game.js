@@ -1,10 +1,13 @@
 // The new-game form, drawn from the game's catalogue in build.json (before Python has booted).
-// Players 3-6, a human or a bot (with level) per seat, every option, an optional seed.
+// Players 3-6, a human or a bot (with level) and an optional name per seat, every option, an
+// optional seed.
 
 import { h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { coerceOption, defaultBotLevel, randomSeed } from "../deal-link.js";
 import { optionLabel, optionValueLabel } from "./messages.js";
+import { defaultName } from "./play.js";
+import { cleanName, NAME_MAX } from "../store.js";
 
 const SEED_RE = /^[A-Za-z0-9_-]{1,32}$/;
 
@@ -29,24 +32,46 @@ export function renderNewGame(root, catalogue, p) {
   const seatList = h("div", { class: "seat-list", dataset: { testid: "seats" } });
   const seatChoices = [["human", t("newgame.human")], ...(catalogue.bot_levels || []).map((level) => [`bot:${level}`, t("newgame.bot", { level: levelLabel(level) })])];
 
+  /** Each empty name shows what the table would call that seat ("You", "Player 2", "Bot 3"). */
+  function showDefaultNames() {
+    const humans = seats.filter((s) => s.kind === "human").length;
+    seatList.querySelectorAll("input[data-testid^=seat-name-]").forEach((input, i) => {
+      input.placeholder = defaultName(seats[i], i, humans);
+    });
+  }
+
   function drawSeats() {
     const n = Number(players.value);
     while (seats.length < n) seats.push(seats.length === 0 ? { kind: "human" } : { kind: "bot", level: defaultBotLevel(catalogue) });
     seats = seats.slice(0, n);
     seatList.replaceChildren(
       ...seats.map((seat, i) => {
+        const name = h("input", {
+          id: `seat-name-${i}`, type: "text", maxlength: String(NAME_MAX), autocomplete: "off", spellcheck: "false",
+          "aria-label": t("newgame.name.label", { n: i + 1 }), dataset: { testid: `seat-name-${i}` },
+          oninput: () => { seats[i].name = name.value; },
+          onchange: () => { name.value = seats[i].name = cleanName(name.value); }, // shown as it is kept
+        });
+        name.value = seat.name || "";
         const select = h(
           "select",
           { id: `seat-${i}`, dataset: { testid: `seat-kind-${i}` }, onchange: () => {
             const [kind, level] = select.value.split(":");
-            seats[i] = kind === "bot" ? { kind, level } : { kind: "human" };
+            seats[i] = kind === "bot" ? { kind, level, name: seats[i].name } : { kind: "human", name: seats[i].name };
+            showDefaultNames();
           } },
           seatChoices.map(([value, label]) => h("option", { value }, label)),
         );
         select.value = seat.kind === "bot" ? `bot:${seat.level}` : "human";
-        return h("div", { class: "seat-row" }, h("label", { for: `seat-${i}` }, t("seat.player", { n: i + 1 })), select);
+        return h(
+          "div",
+          { class: "seat-row" },
+          h("label", { for: `seat-${i}` }, t("seat.player", { n: i + 1 })),
+          h("div", { class: "seat-fields", style: { display: "grid", "grid-template-columns": "repeat(auto-fit, minmax(112px, 1fr))", gap: "6px" } }, name, select),
+        );
       }),
     );
+    showDefaultNames();
   }
   players.addEventListener("change", drawSeats);
   drawSeats();
@@ -77,6 +102,21 @@ export function renderNewGame(root, catalogue, p) {
     return { spec, input, row };
   });
 
+  // A knob that only matters for some values of another (applies_when) is hidden otherwise.
+  const inputOf = (name) => optionInputs.find((o) => o.spec.name === name)?.input;
+  const applies = ({ spec }) => {
+    if (!spec.applies_when) return true;
+    const control = inputOf(spec.applies_when.option);
+    return !control || spec.applies_when.values.includes(control.value);
+  };
+  const showApplicable = () => {
+    for (const option of optionInputs) option.row.hidden = !applies(option);
+  };
+  for (const option of optionInputs) {
+    if (option.spec.applies_when) inputOf(option.spec.applies_when.option)?.addEventListener("change", showApplicable);
+  }
+  showApplicable();
+
   const seed = h("input", {
     id: "seed", name: "seed", type: "text", maxlength: "32", autocomplete: "off", spellcheck: "false",
     placeholder: t("newgame.seed.placeholder"), dataset: { testid: "seed" },
@@ -93,7 +133,8 @@ export function renderNewGame(root, catalogue, p) {
       catalogue.max_players > 1 // a solo game has no seats to choose
         ? h("fieldset", null, h("legend", null, t("newgame.players")),
           h("div", { class: "option-row" }, h("label", { for: "players" }, t("newgame.players.count")), players),
-          seatList)
+          seatList,
+          h("p", { class: "hint" }, t("newgame.names.hint")))
         : null,
       h("fieldset", null, h("legend", null, t("newgame.options")), optionInputs.map((o) => o.row),
         h("div", { class: "option-row" }, h("label", { for: "seed" }, t("newgame.seed")), seed),
@@ -116,10 +157,17 @@ export function renderNewGame(root, catalogue, p) {
       return;
     }
     const options = {};
-    for (const { spec, input } of optionInputs) {
-      options[spec.name] = spec.kind === "bool" ? input.checked : spec.kind === "int" ? coerceOption(spec, input.value.trim()) : input.value;
+    for (const option of optionInputs) {
+      const { spec, input } = option;
+      if (!applies(option)) options[spec.name] = spec.default;
+      else options[spec.name] = spec.kind === "bool" ? input.checked : spec.kind === "int" ? coerceOption(spec, input.value.trim()) : input.value;
     }
-    const setup = { game, seed: seedText || randomSeed(), players: Number(players.value), seats: seats.map((s) => ({ ...s })), options };
+    // Names are kept clean (see store.js) and only when given; an empty one means the default.
+    const named = seats.map(({ name, ...seat }) => {
+      const clean = cleanName(name);
+      return clean ? { ...seat, name: clean } : seat;
+    });
+    const setup = { game, seed: seedText || randomSeed(), players: Number(players.value), seats: named, options };
     start.disabled = true;
     start.textContent = p.engineReady() ? t("newgame.starting") : t("newgame.waiting_engine");
     const problem = await p.onStart(setup);

@@ -21,6 +21,12 @@ const BOT_TIMEOUT_MS = 180_000;
  * @property {number|null} shown the human last shown the table (hot-seat), null before anyone
  */
 
+/** A seat's name when the player gave none: "You" alone at the table, else "Player 2" / "Bot 3". */
+export function defaultName(seat, index, humans) {
+  if (seat.kind === "bot") return t("seat.bot", { n: index + 1 });
+  return humans === 1 ? t("seat.you") : t("seat.player", { n: index + 1 });
+}
+
 export class PlayScreen {
   /**
    * @param {object} ctx {engine, root, renderer, settings, onOver(game), onFatal(error)}
@@ -48,9 +54,7 @@ export class PlayScreen {
 
   names() {
     const humans = this.humans();
-    return this.record.seats.map((seat, i) =>
-      seat.kind === "bot" ? t("seat.bot", { n: i + 1 }) : humans.length === 1 ? t("seat.you") : t("seat.player", { n: i + 1 }),
-    );
+    return this.record.seats.map((seat, i) => seat.name || defaultName(seat, i, humans.length));
   }
 
   pace(kind) {
@@ -103,8 +107,8 @@ export class PlayScreen {
       onHint: () => this.hint(),
       onUndo: () => this.undo(),
       canUndo: this.record.moves.length > 0,
-      hint: this.hintResult && this.hintResult.at === this.record.moves.length ? this.hintResult : null,
-      hintBusy: Boolean(this.hintBusy),
+      hint: this.showsHint() && this.hintResult && this.hintResult.at === this.record.moves.length && this.hintResult.seat === this.game.viewer ? this.hintResult : null,
+      hintBusy: this.showsHint() && Boolean(this.hintBusy),
     });
     const bar = h(
       "div",
@@ -176,6 +180,7 @@ export class PlayScreen {
         }
         this.busy = false;
         this.render();
+        this.autoHint();
         return; // wait for the player's click
       }
     } catch (error) {
@@ -253,19 +258,56 @@ export class PlayScreen {
     }
   }
 
+  /** Whether hints may show: always for a game with a hint button (Lobo), else the setting. */
+  showsHint() {
+    return !this.ctx.renderer.autoHint || Boolean(this.ctx.settings.showHints);
+  }
+
+  /** Games whose table shows the hint by itself (Wizard): ask for it on a human's turn, if the
+   * player turned hints on. Never on a hand-over screen; the hint only shows, never moves. */
+  autoHint() {
+    if (!this.ctx.renderer.autoHint || !this.ctx.settings.showHints || this.hideHand) return;
+    const snap = this.game.snap;
+    if (snap.outcome || snap.to_move !== this.game.viewer || this.record.seats[this.game.viewer]?.kind !== "human") return;
+    const at = this.record.moves.length;
+    if (this.hintResult && this.hintResult.at === at && this.hintResult.seat === this.game.viewer) return;
+    this.hint();
+  }
+
+  /** The settings changed (the header's panel): show or hide hints at once. */
+  settingsChanged() {
+    if (this.stopped) return;
+    this.render();
+    if (!this.busy) this.autoHint();
+  }
+
   /** Ask the engine for the best move and the odds of every move (solo games). */
   async hint() {
     if (this.busy || this.stopped || this.hintBusy) return;
     const at = this.record.moves.length;
+    const seat = this.game.viewer;
+    const engine = this.ctx.engine;
+    const id = engine.nextId; // the id the call below gets: its progress messages carry it
+    const onProgress = (event) => {
+      const { id: of, done, total } = event.detail || {};
+      if (of !== id || this.stopped) return;
+      const bar = this.ctx.root.querySelector("[data-testid=hint-progress]");
+      if (bar && total > 0) {
+        bar.max = total;
+        bar.value = done;
+      }
+    };
+    engine.addEventListener?.("progress", onProgress);
     this.hintBusy = true;
     this.render();
     try {
-      const result = await this.ctx.engine.call("hint", { game: this.record.game, state: this.game.snap.state, seat: this.game.viewer }, { timeout: 120_000 });
-      if (!this.stopped && this.record.moves.length === at) this.hintResult = { ...result, at };
+      const result = await engine.call("hint", { game: this.record.game, state: this.game.snap.state, seat }, { timeout: 120_000 });
+      if (!this.stopped && this.record.moves.length === at && this.game.viewer === seat) this.hintResult = { ...result, at, seat };
     } catch (error) {
       if (!this.stopped) this.message = errorText(error, this.record.game);
     } finally {
       this.hintBusy = false;
+      engine.removeEventListener?.("progress", onProgress);
     }
     this.render();
   }

@@ -136,6 +136,13 @@ class VanguardPuzzle:
         found = self.starts.get(key)
         if found is not None:
             return found
+        i, hand, wolf, final = self.deal(i)
+        value = self.settle(i, hand, res, wolf, final, active)
+        self.starts[key] = value
+        return value
+
+    def deal(self, i: int) -> tuple[int, int, int, bool]:
+        """A round dealt from ``seq[i:]``: (next index, hand, Wolf's hand, final)."""
         rules = self.rules
         left = len(self.seq) - i
         final = rules.final_trigger == BEFORE_DEAL and left <= FINAL_PILE
@@ -152,9 +159,7 @@ class VanguardPuzzle:
         rest = len(self.seq) - i
         if rest == 0 or (rules.final_trigger == AFTER_DEAL and rest <= FINAL_PILE):
             final = True
-        value = self.settle(i, hand, res, wolf, final, active)
-        self.starts[key] = value
-        return value
+        return i, hand, wolf, final
 
     def settle(self, i: int, hand: int, res: int, wolf: int, final: bool, active: int) -> int:
         if wolf:
@@ -185,6 +190,104 @@ class VanguardPuzzle:
         if left == 0:
             return LOST
         return self.round_start(i, res, left)
+
+    # -- the winning line --------------------------------------------------------------------
+
+    def winning_line(self) -> list[dict[str, Any]]:
+        """After :meth:`run` found the deal winnable: the line it found, round by round, as
+        ``{round, hand, wolf, reserve, pile, final, moves, won, choice | lost_members | score}``
+        with card values (ranks, highest first); a move is ``{kind, give, from_reserve, take,
+        draws}`` (``draws``: cards the Wolf draws); ``choice`` is the decision after a won round
+        that is not final (``{kind: skip | revive | reserve, give}``), ``lost_members`` what a
+        lost round cost (the line folded), ``score`` the final score of the won final round.
+        It retraces the search in its own order, so every value it asks is memoised."""
+        self.budget = self.nodes + 10 * (len(self.memo) + len(self.starts)) + 10_000
+        size = self.model.size
+        rounds: list[dict[str, Any]] = []
+        i, res, active = 0, 0, 3
+        while True:
+            i, hand, wolf, final = self.deal(i)
+            row: dict[str, Any] = {
+                "round": len(rounds) + 1,
+                "hand": _ranks(hand, size),
+                "wolf": _ranks(wolf, size),
+                "reserve": _ranks(res, size),
+                "pile": len(self.seq) - i,
+                "final": final,
+                "moves": [],
+            }
+            rounds.append(row)
+            while wolf:
+                if self.lost_round(i, res, wolf, final, active) != LOST:
+                    lost = min(sum(count(wolf, r) for r in range(1, size)), active)
+                    row.update(won=False, lost_members=lost)
+                    active -= lost
+                    break
+                pile = 0 if final else len(self.seq) - i
+                pos = (
+                    hand,
+                    res,
+                    wolf,
+                    self.seq[i] if pile else 0,
+                    0,
+                    max(pile - 1, 0),
+                    final,
+                    active,
+                )
+                for step in self.moves.steps(pos):
+                    if self.after(i, hand, res, wolf, final, active, step) != LOST:
+                        break
+                else:  # pragma: no cover - run() found a win through this node
+                    raise AssertionError("no winning step")
+                kind, from_hand, from_res, take, draws, members = step
+                row["moves"].append(
+                    {
+                        "kind": kind,
+                        "give": _ranks(from_hand + from_res, size),
+                        "from_reserve": _ranks(from_res, size),
+                        "take": _ranks(take, size),
+                        "draws": max(draws, 0),
+                    }
+                )
+                hand, res, wolf, active = (
+                    hand - from_hand,
+                    res - from_res,
+                    wolf - take,
+                    active - members,
+                )
+                if draws == DRAW_HAND:
+                    hand += UNIT[self.seq[i]]
+                    i += 1
+                elif draws > 0:
+                    for k in range(draws):
+                        wolf += UNIT[self.seq[i + k]]
+                    i += draws
+                if draws != 0 and i == len(self.seq):
+                    final = True
+            else:
+                row["won"] = True
+                if final:
+                    score = total(hand, size) + MEMBER_POINTS * active
+                    if self.model.score_reserve:
+                        score += total(res, size)
+                    row["score"] = score
+                    return rounds
+                if self.round_start(i, res, active) != LOST:
+                    row["choice"] = {"kind": "skip", "give": []}
+                elif active < 3 and self.round_start(i, res, active + 1) != LOST:
+                    row["choice"] = {"kind": "revive", "give": []}
+                    active += 1
+                else:
+                    r = next(
+                        r
+                        for r in range(1, size)
+                        if count(hand, r) and self.round_start(i, res + UNIT[r], active) != LOST
+                    )
+                    row["choice"] = {"kind": "reserve", "give": [r]}
+                    res += UNIT[r]
+                continue
+            if final:  # pragma: no cover - a lost final round loses the game
+                raise AssertionError("the line lost its final round")
 
     # -- inside a round --------------------------------------------------------------------
 
@@ -226,6 +329,11 @@ class VanguardPuzzle:
         if draws != 0 and i == len(self.seq):
             final = True
         return self.settle(i, hand, res, wolf, final, active)
+
+
+def _ranks(m: int, size: int) -> list[int]:
+    """The ranks of a multiset, highest first (as a move is written)."""
+    return [r for r in range(size - 1, 0, -1) for _ in range(count(m, r))]
 
 
 class _Classic:

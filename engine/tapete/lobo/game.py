@@ -48,7 +48,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("short_deal_order", R.WOLF_FIRST, choices=(R.WOLF_FIRST, R.PLAYER_FIRST)),
     OptionSpec("reserve_is_wild_in_final", False),
     OptionSpec("score_includes_reserve", False),
-    OptionSpec("classic_target", 100, minimum=1, maximum=1000),
+    OptionSpec("classic_target", 100, minimum=1, maximum=1000, applies_when=("mode", (R.CLASSIC,))),
 )
 
 MAX_ROUND = 100_000

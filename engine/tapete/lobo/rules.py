@@ -557,12 +557,16 @@ def _check_arithmetic(state: LoboState, move: Move) -> None:
     theirs = total(move.take)
     if kind == "perfect" and mine != theirs:
         raise IllegalMoveError("rank_mismatch", f"{mine} is not {theirs}", mine=mine, theirs=theirs)
+    # ``values`` (the card values in move order) and ``sum`` ("4 + 3") let a page say exactly
+    # what the engine says, in any language: "4 + 3 is 7, not 8"
     if kind == "sum" and mine != theirs:
         raise IllegalMoveError(
             "sum_mismatch",
             f"{spell_sum(move.give)} is {mine}, not {theirs}",
             total=mine,
             target=theirs,
+            sum=spell_sum(move.give),
+            values=[RANK_OF[c] for c in move_order(move.give)],
         )
     if kind == "split" and mine != theirs:
         raise IllegalMoveError(
@@ -570,6 +574,8 @@ def _check_arithmetic(state: LoboState, move: Move) -> None:
             f"{spell_sum(move.take)} is {theirs}, not {mine}",
             total=theirs,
             target=mine,
+            sum=spell_sum(move.take),
+            values=[RANK_OF[c] for c in move_order(move.take)],
         )
     if kind == "over" and mine <= theirs:
         raise IllegalMoveError(

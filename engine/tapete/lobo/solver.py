@@ -92,28 +92,75 @@ def unpack(m: int, size: int) -> list[int]:
     return out
 
 
+RANKS_OF = tuple(sum(MASK << (BITS * r) for r in range(1, size)) for size in range(12))
+NIBBLES = 0x0F0F0F0F0F0F  # the even nibbles of 12
+_TOTALS: dict[int, int] = {}
+
+
 def total(m: int, size: int) -> int:
-    return sum(r * count(m, r) for r in range(1, size))
+    m &= RANKS_OF[size]
+    found = _TOTALS.get(m)
+    if found is None:
+        found = sum(r * count(m, r) for r in range(1, size))
+        if len(_TOTALS) > 200_000:
+            _TOTALS.clear()
+        _TOTALS[m] = found
+    return found
 
 
 def cards(m: int, size: int) -> int:
-    return sum(count(m, r) for r in range(1, size))
+    # the nibbles summed in pairs (bytes of at most 30), then the 6 bytes (256 = 1 mod 255)
+    m &= RANKS_OF[size]
+    return ((m & NIBBLES) + ((m >> BITS) & NIBBLES)) % 255
 
 
-def sub_multisets(m: int, size: int, limit: int) -> list[tuple[int, int, int]]:
-    """Every sub-multiset of ``m`` with total at most ``limit``: (multiset, cards, total)."""
-    out: list[tuple[int, int, int]] = []
+_PRESENT: dict[int, tuple[int, ...]] = {}
 
-    def walk(r: int, chosen: int, n: int, room: int) -> None:
-        if r == 0:
-            out.append((chosen, n, limit - room))
-            return
-        top = min(count(m, r), room // r)
-        for c in range(top, -1, -1):
-            walk(r - 1, chosen + c * UNIT[r], n + c, room - c * r)
 
-    walk(size - 1, 0, 0, limit)
-    return out
+def present(m: int) -> tuple[int, ...]:
+    """The ranks ``m`` holds, highest first (memoised: multisets recur)."""
+    found = _PRESENT.get(m)
+    if found is None:
+        found = tuple(r for r in range(len(UNIT) - 1, 0, -1) if (m >> (BITS * r)) & MASK)
+        if len(_PRESENT) > 200_000:
+            _PRESENT.clear()
+        _PRESENT[m] = found
+    return found
+
+
+LOW = tuple((1 << (BITS * (r + 1))) - 1 for r in range(len(UNIT)))  # the ranks up to r
+_EXACT: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
+_NOTHING: list[tuple[int, int]] = []
+_ZERO: list[tuple[int, int]] = [(0, 0)]
+
+
+def sub_multisets_of_total(m: int, r: int, t: int) -> list[tuple[int, int]]:
+    """The sub-multisets of ``m``'s ranks up to ``r`` whose total is exactly ``t``:
+    (multiset, cards), the highest rank's count first and descending, then the next rank's,
+    and so on. Memoised on those ranks of ``m`` and ``t``: hands share their low ranks, so
+    each list is built once a process."""
+    if t == 0:
+        return _ZERO
+    if r > t:
+        r = t
+    while r > 0 and not (m >> (BITS * r)) & MASK:
+        r -= 1
+    if r <= 0:
+        return _NOTHING
+    memo_key = (m & LOW[r], r, t)
+    found = _EXACT.get(memo_key)
+    if found is None:
+        have = (m >> (BITS * r)) & MASK
+        unit = UNIT[r]
+        found = []
+        for c in range(min(have, t // r), -1, -1):
+            base = c * unit
+            for chosen, n in sub_multisets_of_total(m, r - 1, t - c * r):
+                found.append((chosen + base, n + c))
+        if len(_EXACT) > 200_000:
+            _EXACT.clear()
+        _EXACT[memo_key] = found
+    return found
 
 
 @dataclass(frozen=True)
@@ -145,6 +192,28 @@ class Model:
         return (0.0, -float(min(cards(wolf, self.size), active)))
 
 
+class _Shared:
+    """The caches of move generation (steps, sub-multisets, draws, the greedy rule's step) of
+    one model, shared by every :class:`Search` of the process: they depend on nothing else, so
+    sharing them changes no answer, and a new search (every hint makes several) starts warm."""
+
+    _by_model: dict[Model, _Shared] = {}
+
+    def __init__(self) -> None:
+        self.steps: dict[tuple[int, int, int, bool, int, int], list[Step]] = {}
+        self.sums: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        self.splits: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        self.draws: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        self.greedy: dict[tuple[int, int, int, bool, int, bool], Step | None] = {}
+
+    @classmethod
+    def of(cls, model: Model) -> _Shared:
+        found = cls._by_model.get(model)
+        if found is None:
+            found = cls._by_model[model] = cls()
+        return found
+
+
 class Search:
     """Expectimax over rank-level positions, memoised, with a node budget.
 
@@ -160,11 +229,15 @@ class Search:
         self.nodes = 0
         self.memo: dict[Pos, Value] = {}
         self.bounds: dict[Pos, float] = {}  # upper bounds of keys of positions not in memo
-        self._steps: dict[tuple[int, int, int, bool, int, int], list[Step]] = {}
-        self._subs: dict[int, list[tuple[int, int, int]]] = {}
+        # pure functions of the model and their arguments: shared by every search of the
+        # process (see _Shared); the memo, bounds and _too_big depend on the budget: not shared
+        shared = _Shared.of(model)
+        self._steps = shared.steps
+        self._sums_of = shared.sums
+        self._splits_of = shared.splits
+        self._draws = shared.draws
+        self._greedy = shared.greedy
         self._too_big: set[Pos] = set()
-        self._draws: dict[tuple[int, int], list[tuple[int, int]]] = {}
-        self._greedy: dict[tuple[int, int, int, bool, int, bool], Step | None] = {}
 
     # -- the ends of a round (GameSearch looks past them) ------------------------------------
 
@@ -191,13 +264,28 @@ class Search:
             self._steps[cache] = found
         return found
 
-    def _subsets(self, m: int) -> list[tuple[int, int, int]]:
-        found = self._subs.get(m)
+    def _sums(self, pool: int, t: int) -> list[tuple[int, int]]:
+        """The sums of ``pool`` to ``t``: sub-multisets of 2 cards or more, (multiset, cards),
+        the fewest cards first (stable)."""
+        found = self._sums_of.get((pool, t))
         if found is None:
-            found = sub_multisets(m, self.model.size, self.model.size - 1)
-            if len(self._subs) > 100_000:
-                self._subs.clear()
-            self._subs[m] = found
+            found = [item for item in sub_multisets_of_total(pool, t, t) if item[1] >= 2]
+            found.sort(key=lambda item: item[1])
+            if len(self._sums_of) > 200_000:
+                self._sums_of.clear()
+            self._sums_of[(pool, t)] = found
+        return found
+
+    def _splits(self, wolf: int, r: int) -> list[tuple[int, int]]:
+        """The splits of ``wolf`` a card of rank ``r`` takes: sub-multisets of 2 cards or more
+        totalling ``r``, (multiset, cards), the most cards first (stable)."""
+        found = self._splits_of.get((wolf, r))
+        if found is None:
+            found = [item for item in sub_multisets_of_total(wolf, r, r) if item[1] >= 2]
+            found.sort(key=lambda item: -item[1])
+            if len(self._splits_of) > 200_000:
+                self._splits_of.clear()
+            self._splits_of[(wolf, r)] = found
         return found
 
     def _make_steps(
@@ -207,14 +295,13 @@ class Search:
         pool = hand + res
         draw = 0 if final or not pile else DRAW_HAND
         out: list[Step] = []
-        wolf_ranks = [r for r in range(size - 1, 0, -1) if count(wolf, r)]
+        wolf_ranks = present(wolf)
         for r in wolf_ranks:
-            if count(pool, r):
+            if (pool >> (BITS * r)) & MASK:
                 out += self._sources("perfect", UNIT[r], hand, res, final, UNIT[r], draw)
-        sums = [(sub, total_) for sub, n, total_ in self._subsets(pool) if n >= 2]
-        sums.sort(key=lambda item: (-item[1], cards(item[0], size)))
-        for sub, value in sums:
-            if count(wolf, value):
+        # every sum to a Wolf card, the highest first, then the fewest cards
+        for value in wolf_ranks:
+            for sub, _n in self._sums(pool, value):
                 out += self._sources("sum", sub, hand, res, final, UNIT[value], draw)
         if final:
             if active >= 2:
@@ -226,22 +313,16 @@ class Search:
             return out
         if not pile:
             return out
-        splits = [(sub, n, t) for sub, n, t in self._subsets(wolf) if n >= 2]
-        splits.sort(key=lambda item: -item[1])
-        for r in range(size - 1, 0, -1):
-            if count(pool, r):
-                for sub, _n, value in splits:
-                    if value == r:
-                        out += self._sources("split", UNIT[r], hand, res, final, sub, 1)
+        pool_ranks = present(pool)
+        for r in pool_ranks:
+            for sub, _n in self._splits(wolf, r):
+                out += self._sources("split", UNIT[r], hand, res, final, sub, 1)
         overs: list[tuple[int, int, Step]] = []
-        for p in range(1, size):
-            if count(pool, p):
-                for w in wolf_ranks:
-                    if w < p and p - w <= pile:
-                        for step in self._sources(
-                            "over", UNIT[p], hand, res, final, UNIT[w], p - w
-                        ):
-                            overs.append((p - w, -w, step))
+        for p in reversed(pool_ranks):
+            for w in wolf_ranks:
+                if w < p and p - w <= pile:
+                    for step in self._sources("over", UNIT[p], hand, res, final, UNIT[w], p - w):
+                        overs.append((p - w, -w, step))
         overs.sort(key=lambda item: (item[0], item[1]))
         out += [step for _d, _w, step in overs]
         return out
@@ -256,8 +337,9 @@ class Search:
             return [(kind, give, 0, take, draws, 0)]
         if not final:
             from_hand = 0
-            for r in range(1, size):
-                from_hand += min(count(give, r), count(hand, r)) * UNIT[r]
+            for r in present(give):
+                g, k = (give >> (BITS * r)) & MASK, (hand >> (BITS * r)) & MASK
+                from_hand += (g if g < k else k) * UNIT[r]
             return [(kind, from_hand, give - from_hand, take, draws, 0)]
         choices = [0]
         for r in range(1, size):
@@ -500,36 +582,35 @@ class Search:
     def _make_greedy(
         self, hand: int, res: int, wolf: int, final: bool, pile: int, active: int
     ) -> Step | None:
-        size = self.model.size
         pool = hand + res
         draw = 0 if final or not pile else DRAW_HAND
-        for r in range(size - 1, 0, -1):
-            if count(wolf, r) and count(pool, r):
+        wolf_ranks = present(wolf)
+        for r in wolf_ranks:
+            if (pool >> (BITS * r)) & MASK:
                 return self._sources("perfect", UNIT[r], hand, res, final, UNIT[r], draw)[0]
-        sums = [(-t, n, sub) for sub, n, t in self._subsets(pool) if n >= 2 and count(wolf, t)]
-        if sums:
-            t, _n, sub = min(sums)
-            return self._sources("sum", sub, hand, res, final, UNIT[-t], draw)[0]
-        high = max(r for r in range(1, size) if count(wolf, r))
+        # the lowest (-total, cards, multiset): _sums is sorted by the first two
+        for t in wolf_ranks:  # the highest Wolf card a sum takes, then the fewest cards
+            sums = self._sums(pool, t)
+            if sums:
+                fewest = sums[0][1]
+                sub = min(sub for sub, n in sums if n == fewest)
+                return self._sources("sum", sub, hand, res, final, UNIT[t], draw)[0]
+        high = wolf_ranks[0]
         if final:
             if self.model.wild and res:
-                low = min(r for r in range(1, size) if count(res, r))
+                low = present(res)[-1]
                 return ("wild", 0, UNIT[low], UNIT[high], 0, 0)
             if active >= 2:
                 return ("sacrifice", 0, 0, UNIT[high], 0, 1)
             return None
         if not pile:
             return None
-        splits = [(-n, -r, sub) for sub, n, r in self._subsets(wolf) if n >= 2 and count(pool, r)]
+        splits = [(-n, -r, sub) for r in present(pool) for sub, n in self._splits(wolf, r)]
         if splits:
             _n, r, sub = min(splits)
             return self._sources("split", UNIT[-r], hand, res, final, sub, 1)[0]
         overs = [
-            (p - w, -w, p)
-            for p in range(1, size)
-            if count(pool, p)
-            for w in range(1, p)
-            if count(wolf, w) and p - w <= pile
+            (p - w, -w, p) for p in present(pool) for w in wolf_ranks if w < p and p - w <= pile
         ]
         if overs:
             d, w, p = min(overs)

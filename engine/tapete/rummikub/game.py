@@ -22,11 +22,11 @@ Moves (JSON, and the text form used in logs):
 * ``"draw"`` (or ``{"draw": true}``): take the first tile of the pool; allowed while it has tiles.
 * ``"pass"`` (or ``{"pass": true}``): only when the pool is empty.
 * ``"timeout"`` (or ``{"timeout": true}``): the turn timer ran out (only with a timer).
-* ``{"play": {"table": [meld, ...], "from_rack": [codes]}}``: the whole new table. A meld is a
+* ``{"play": {"table": [meld, ...], "from_hand": [codes]}}``: the whole new table. A meld is a
   list of codes with each joker ``*`` at the position it takes (runs ascending), or, for a
   meld of one tile and two jokers that is meant as a group, ``{"group": ["R5", "*", "*"]}``.
-  ``from_rack`` lists the tiles taken from the rack; when it is left out it is what the new
-  table has more than the old one. Text form: ``play R1 R2 R3 | group: R5 * * ; rack R3 * *``.
+  ``from_hand`` lists the tiles taken from the rack; when it is left out it is what the new
+  table has more than the old one. Text form: ``play R1 R2 R3 | group: R5 * * ; hand R3 * *``.
 
 ``check`` validates a play atomically against the table at the start of the turn
 (``rules.validate_play``): the reasons are ``not_on_rack``, ``nothing_played``,
@@ -36,8 +36,13 @@ Moves (JSON, and the text form used in logs):
 the other moves ``pool_empty`` (draw), ``pool_not_empty`` (pass), ``no_timer`` (timeout).
 
 ``legal_moves`` is NOT complete for this game: the plays of a turn are far too many to list.
-It gives the draw (or the pass), the timeout when a timer is on, and the solver's best play;
-``check`` is the authority on every other play.
+It gives the draw (or the pass), the timeout when a timer is on, and a cheap play of new melds
+from the rack alone (``rack_play``; the page asks for legal moves after every move, and the
+full search costs up to a few hundred ms in Pyodide); the solver's best play is ``hint``'s
+answer. ``check`` is the authority on every other play.
+
+For the page: ``describe_melds`` reads each meld of a table being built (the ``inspect`` op),
+``arrange`` finds a table for tiles the player chose (auto-arrange), ``hint`` the best play.
 
 Scores: the winner of a game gets the sum of the others' racks, the others minus their rack
 (a joker counts ``joker_rack_penalty``). When the pool runs out and nobody can play, the lowest
@@ -65,7 +70,7 @@ from .melds import (
     parse_meld_text,
     read_meld,
 )
-from .rules import RawMeld, validate_play
+from .rules import RawMeld, check_rack, validate_play
 from .tiles import FULL_SET, JOKER, number_of, parse_code, rack_value, sorted_tiles
 
 RACK_SIZE = 14
@@ -107,14 +112,14 @@ class Move:
 
     kind: str
     table: tuple[Meld, ...] = ()
-    from_rack: tuple[str, ...] | None = None
+    from_hand: tuple[str, ...] | None = None
     declared: tuple[str | None, ...] = ()
 
     @classmethod
-    def play(cls, table: Sequence[Meld], from_rack: Sequence[str] | None) -> Move:
+    def play(cls, table: Sequence[Meld], from_hand: Sequence[str] | None) -> Move:
         """A play of these melds, declaring the kind where a plain list would misread it."""
         raw = [(m.tiles, m.kind) for m in table]
-        rack = None if from_rack is None else tuple(from_rack)
+        rack = None if from_hand is None else tuple(from_hand)
         return make_play(raw, rack)
 
     def text(self) -> str:
@@ -124,8 +129,8 @@ class Move:
             f"{k}: {' '.join(m.tiles)}" if k else " ".join(m.tiles)
             for m, k in zip(self.table, self.kinds(), strict=True)
         )
-        rack = "" if self.from_rack is None else " ; rack " + " ".join(self.from_rack)
-        return f"play {melds}{rack}"
+        hand = "" if self.from_hand is None else " ; hand " + " ".join(self.from_hand)
+        return f"play {melds}{hand}"
 
     def __str__(self) -> str:
         return self.text()
@@ -144,7 +149,7 @@ class Move:
         ]
 
 
-def make_play(raw: Sequence[RawMeld], from_rack: tuple[str, ...] | None) -> Move:
+def make_play(raw: Sequence[RawMeld], from_hand: tuple[str, ...] | None) -> Move:
     """A play from melds as written (tiles, declared kind or None)."""
     if sum(len(tiles) for tiles, _ in raw) > MAX_TILES or len(raw) > MAX_MELDS:
         raise InvalidMoveError("the table has more tiles than the game")
@@ -156,7 +161,7 @@ def make_play(raw: Sequence[RawMeld], from_rack: tuple[str, ...] | None) -> Move
             kind = None
         melds.append(Meld(kind or inferred or "run", tuple(tiles)))
         declared.append(kind)
-    return Move("play", tuple(melds), from_rack, tuple(declared) if any(declared) else ())
+    return Move("play", tuple(melds), from_hand, tuple(declared) if any(declared) else ())
 
 
 @dataclass(frozen=True)
@@ -352,10 +357,22 @@ class Rummikub(Game[RummikubState, Move]):
         out = [Move("draw") if state.pool else Move("pass")]
         if state.option["turn_timer_s"]:
             out.append(Move("timeout"))
-        play = self.best_play(state, seat)
+        play = self.rack_play(state, seat)
         if play is not None:
             out.insert(0, play)
         return out
+
+    def rack_play(self, state: RummikubState, seat: int) -> Move | None:
+        """A cheap play for ``legal_moves``: new melds from the rack alone (the initial meld if
+        the seat has not melded), the table left as it is. The page asks for legal moves after
+        every move, so the full search (``best_play``) is left to ``hint`` and the bots."""
+        from .solver import solve
+
+        melded = state.melded[seat]
+        solution = solve((), state.racks[seat], initial=not melded, options=state.option)
+        if not solution.placed:
+            return None
+        return Move.play(state.table + solution.table, solution.placed)
 
     def best_play(self, state: RummikubState, seat: int, objective: str = "value") -> Move | None:
         """The solver's best play for ``seat`` (an initial meld if it has not melded)."""
@@ -390,7 +407,7 @@ class Rummikub(Game[RummikubState, Move]):
             state.table,
             state.racks[seat],
             move.raw(),
-            move.from_rack,
+            move.from_hand,
             melded=state.melded[seat],
             options=state.option,
         )
@@ -407,7 +424,7 @@ class Rummikub(Game[RummikubState, Move]):
             state.table,
             state.racks[seat],
             move.raw(),
-            move.from_rack,
+            move.from_hand,
             melded=state.melded[seat],
             options=state.option,
         )
@@ -570,6 +587,75 @@ class Rummikub(Game[RummikubState, Move]):
             "melds": [table_entry(meld) for meld in table],
         }
 
+    def describe_melds(self, state: RummikubState, seat: int, table: Any) -> list[dict[str, Any]]:
+        """Each meld of a proposed table: ``{valid, kind, value, jokers, changed}`` when it is a
+        meld, ``{valid: false, reason, message, changed}`` when not (``reason`` is a meld's
+        ``why`` or ``bad_tile``). ``value`` counts a joker as the initial meld does under the
+        options; ``changed`` is false for a meld that stands on the table as it is now.
+        ``ambiguous: true`` marks a valid meld whose tiles make both a run and a group (one tile
+        and two jokers): a plain list reads as the run; ``{"group": [...]}`` asks for the group."""
+        if not isinstance(table, list) or len(table) > MAX_MELDS:
+            raise InvalidMoveError(f"the table is a list of melds; got {describe(table)}")
+        joker_counts = state.option["initial_meld_joker_value"] == "REPRESENTED"
+        unchanged = Counter(meld.canonical() for meld in state.table)
+        out: list[dict[str, Any]] = []
+        for index, item in enumerate(table):
+            try:
+                tiles, kind = parse_meld(item, f"meld {index + 1}")
+            except InvalidMoveError as error:
+                entry = {"valid": False, "reason": "bad_tile", "message": error.message}
+                out.append({**entry, "changed": True})
+                continue
+            try:
+                reading = read_meld(tiles, kind)
+            except MeldError as error:
+                entry = {"valid": False, "reason": error.why, "message": error.message}
+                out.append({**entry, "changed": True})
+                continue
+            meld = Meld(reading.kind, tiles)
+            kept = unchanged[meld.canonical()] > 0
+            if kept:
+                unchanged[meld.canonical()] -= 1
+            entry = {
+                "valid": True,
+                "kind": reading.kind,
+                "value": reading.value(tiles, joker_counts),
+                "jokers": describe_jokers(meld),
+                "changed": not kept,
+            }
+            try:  # a run and a group both (one tile and two jokers, e.g. R5 * *)
+                read_meld(tiles, "run")
+                read_meld(tiles, "group")
+                entry["ambiguous"] = True
+            except MeldError:
+                pass
+            out.append(entry)
+        return out
+
+    def arrange(self, state: RummikubState, seat: int, tiles: Any) -> dict[str, Any]:
+        """Auto-arrange: the table that lays the most of ``tiles`` (rack tiles the player chose)
+        onto the table, rearranging it freely (an initial meld from them alone when the seat has
+        not melded). ``complete`` says whether every one of them found a place."""
+        from .solver import solve
+
+        if not isinstance(tiles, list) or len(tiles) > MAX_TILES:
+            raise InvalidMoveError(f"tiles is a list of codes; got {describe(tiles)}")
+        chosen = [parse_code(t, "tiles") for t in tiles]
+        check_rack(state.racks[seat], chosen)
+        melded = state.melded[seat]
+        solution = solve(
+            state.table, chosen, objective="tiles", initial=not melded, options=state.option
+        )
+        if not solution.placed:
+            return {"table": None, "from_hand": [], "complete": False}
+        table = solution.table if melded else state.table + solution.table
+        move = Move.play(table, solution.placed)
+        return {
+            "table": move.table_json(),
+            "from_hand": list(solution.placed),
+            "complete": len(solution.placed) == len(chosen),
+        }
+
     # -- JSON --------------------------------------------------------------------------------
 
     def parse_move(self, data: Any) -> Move:
@@ -583,7 +669,7 @@ class Rummikub(Game[RummikubState, Move]):
                 return self.parse_play(value)
         raise InvalidMoveError(
             'a Rummikub move is "draw", "pass", "timeout" or '
-            f'{{"play": {{"table": [...], "from_rack": [...]}}}}; got {describe(data)}'
+            f'{{"play": {{"table": [...], "from_hand": [...]}}}}; got {describe(data)}'
         )
 
     def parse_move_text(self, text: str) -> Move:
@@ -593,45 +679,45 @@ class Rummikub(Game[RummikubState, Move]):
             raise InvalidMoveError(
                 f"a Rummikub move is 'draw', 'pass', 'timeout' or 'play ...'; got {describe(text)}"
             )
-        body, _, rack_text = text[5:].partition(";")
-        from_rack: tuple[str, ...] | None = None
-        if rack_text:
-            words = rack_text.split()
-            if not words or words[0] != "rack":
+        body, _, hand_text = text[5:].partition(";")
+        from_hand: tuple[str, ...] | None = None
+        if hand_text:
+            words = hand_text.split()
+            if not words or words[0] != "hand":
                 raise InvalidMoveError(
-                    f"after ';' comes 'rack' and the tiles; got {describe(text)}"
+                    f"after ';' comes 'hand' and the tiles; got {describe(text)}"
                 )
-            from_rack = tuple(parse_code(t, "from_rack") for t in words[1:])
+            from_hand = tuple(parse_code(t, "from_hand") for t in words[1:])
         raw = [parse_meld_text(part, f"meld {i + 1}") for i, part in enumerate(body.split("|"))]
-        return make_play(raw, from_rack)
+        return make_play(raw, from_hand)
 
     def parse_play(self, data: Any) -> Move:
         if (
             not isinstance(data, dict)
-            or not set(data) <= {"table", "from_rack"}
+            or not set(data) <= {"table", "from_hand"}
             or ("table" not in data)
         ):
             raise InvalidMoveError(
-                f'a play is {{"table": [melds], "from_rack": [tiles]}}; got {describe(data)}'
+                f'a play is {{"table": [melds], "from_hand": [tiles]}}; got {describe(data)}'
             )
         table = data["table"]
         if not isinstance(table, list) or len(table) > MAX_MELDS:
             raise InvalidMoveError(f"the table is a list of melds; got {describe(table)}")
         raw = [parse_meld(meld, f"meld {i + 1}") for i, meld in enumerate(table)]
-        from_rack: tuple[str, ...] | None = None
-        if data.get("from_rack") is not None:
-            tiles = data["from_rack"]
+        from_hand: tuple[str, ...] | None = None
+        if data.get("from_hand") is not None:
+            tiles = data["from_hand"]
             if not isinstance(tiles, list) or len(tiles) > MAX_TILES:
-                raise InvalidMoveError(f"from_rack is a list of tiles; got {describe(tiles)}")
-            from_rack = tuple(parse_code(t, "from_rack") for t in tiles)
-        return make_play(raw, from_rack)
+                raise InvalidMoveError(f"from_hand is a list of tiles; got {describe(tiles)}")
+            from_hand = tuple(parse_code(t, "from_hand") for t in tiles)
+        return make_play(raw, from_hand)
 
     def move_to_json(self, move: Move) -> Any:
         if move.kind != "play":
             return move.kind
         out: dict[str, Any] = {"table": move.table_json()}
-        if move.from_rack is not None:
-            out["from_rack"] = list(move.from_rack)
+        if move.from_hand is not None:
+            out["from_hand"] = list(move.from_hand)
         return {"play": out}
 
     def to_json(self, state: RummikubState) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations, permutations, product
 from typing import Any
 
@@ -89,10 +90,15 @@ def _dominates(a: LaneCounts, b: LaneCounts) -> bool:
     return False
 
 
-DOMINATORS: list[tuple[int, ...]] = [
-    tuple(j for j, a in enumerate(LANES) if j != i and _dominates(a, b))
-    for i, b in enumerate(LANES)
-]
+@cache
+def dominators() -> list[tuple[int, ...]]:
+    """By lane index: the indices of the lanes that dominate it (made on first use, not at
+    import: the engine starts faster)."""
+    return [
+        tuple(j for j, a in enumerate(LANES) if j != i and _dominates(a, b))
+        for i, b in enumerate(LANES)
+    ]
+
 
 # -- key layout -------------------------------------------------------------------------------
 # lanes of colour c at bits 7c..7c+6; then jokers used, jokers released, group tiles of the
@@ -248,7 +254,7 @@ def _choice_beats(a: SlotChoice, b: SlotChoice, exact: bool) -> bool:
     if a.jokers > b.jokers or a.cont < b.cont:
         return False
     ia, ib = LANE_INDEX[a.new], LANE_INDEX[b.new]
-    return ia == ib or ia in DOMINATORS[ib]
+    return ia == ib or ia in dominators()[ib]
 
 
 # -- the problem --------------------------------------------------------------------------------
@@ -376,9 +382,11 @@ def _objective(score: int) -> int:
     return -((-score) // SCALE)
 
 
-DOMINATED_MASKS: list[int] = [
-    sum(1 << j for j in range(len(LANES)) if i in DOMINATORS[j]) for i in range(len(LANES))
-]
+@cache
+def dominated_masks() -> list[int]:
+    """By lane index: a bit mask of the lanes it dominates (made on first use)."""
+    above = dominators()
+    return [sum(1 << j for j in range(len(LANES)) if i in above[j]) for i in range(len(LANES))]
 
 
 _REACHABLE: dict[int, list[bool] | None] = {}
@@ -673,7 +681,7 @@ class Program:
         """Drop states another state beats (stronger lanes in one colour, fewer jokers)."""
         for colour in colours:
             shift = LANE_BITS * colour
-            states = _prune_field(states, shift, 127, DOMINATED_MASKS)
+            states = _prune_field(states, shift, 127, dominated_masks())
         if not self.exact:
             states = _prune_jokers(states)
         return states

@@ -98,11 +98,11 @@ def check_accounting(old: Counter[str], new: Counter[str], played: Counter[str])
 
 
 def played_tiles(
-    old: Counter[str], new: Counter[str], from_rack: Sequence[str] | None
+    old: Counter[str], new: Counter[str], from_hand: Sequence[str] | None
 ) -> Counter[str]:
     """The tiles the move plays: as listed, or (not listed) what the new table has more."""
-    if from_rack is not None:
-        return Counter(from_rack)
+    if from_hand is not None:
+        return Counter(from_hand)
     for tile in sorted_tiles(old):
         if new[tile] < old[tile]:
             raise IllegalMoveError(
@@ -267,19 +267,19 @@ def validate_play(
     old_table: Sequence[Meld],
     rack: Sequence[str],
     raw: Sequence[RawMeld],
-    from_rack: Sequence[str] | None,
+    from_hand: Sequence[str] | None,
     *,
     melded: bool,
     options: Mapping[str, Any],
 ) -> tuple[tuple[Meld, ...], tuple[str, ...]]:
     """Check a proposed end-of-turn table; returns (the new table, the tiles played)."""
-    if from_rack is not None:
-        check_rack(rack, from_rack)
+    if from_hand is not None:
+        check_rack(rack, from_hand)
     new = read_table(raw)
     old_count = table_tiles(old_table)
     new_count = Counter(t for m, _ in new for t in m.tiles)
-    played = played_tiles(old_count, new_count, from_rack)
-    if from_rack is None:
+    played = played_tiles(old_count, new_count, from_hand)
+    if from_hand is None:
         check_rack(rack, list(played.elements()))
     if not played:
         raise IllegalMoveError(

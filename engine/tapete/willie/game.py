@@ -44,7 +44,7 @@ from ..errors import BadOptionError, IllegalMoveError, InvalidMoveError
 from ..rng import Rng
 from .cards import CARD_SET, DECK, NUMBER_INDEX, hand_points, point_table
 from .melds import meld_problem, normalize_meld, options_of, parse_token, token_card
-from .moves import Move, Table, parse_move
+from .moves import Move, Table, parse_move, played_cards
 from .phase import check_phase
 from .scoring import UNDERCUT_MODES, RoundScore, end_bonuses, score_round
 
@@ -249,7 +249,8 @@ class Willie(Game[WillieState, Move]):
         if move.kind in ("close", "continue") and phase != "end_turn":
             raise IllegalMoveError("cannot_close", "you may close only at the end of a turn")
         if move.kind == "meld":
-            check_phase(state.table, state.hands[seat], move.table, move.from_hand, state.option)
+            played = played_cards(state.table, move)
+            check_phase(state.table, state.hands[seat], move.table, played, state.option)
 
     def why_no_draw(self, state: WillieState) -> str:
         if state.phase == "final":
@@ -267,7 +268,7 @@ class Willie(Game[WillieState, Move]):
             return self.next_turn(state, seat)
         if move.kind == "meld":
             hands = list(state.hands)
-            hands[seat] = remove_cards(hands[seat], move.from_hand)
+            hands[seat] = remove_cards(hands[seat], played_cards(state.table, move))
             table = tuple(normalize_meld(meld) for meld in move.table)
             state = replace(state, hands=tuple(hands), table=table)
             if state.phase == "final":
@@ -425,6 +426,15 @@ class Willie(Game[WillieState, Move]):
         from .bots import hint
 
         return hint(self, state, seat)
+
+    def describe_melds(self, state: WillieState, seat: int, table: Any) -> list[dict[str, Any]]:
+        """Each meld of a proposed table: ``{valid, kind?, value, reason?, message?, changed}``,
+        plus ``wild`` (the position of its lone figure), ``wild_choices`` (the declarations the
+        figure may take there) and ``wild_fixed`` for a meld with one figure; see
+        :mod:`tapete.willie.describe`."""
+        from .describe import describe_table
+
+        return describe_table(state.table, table, state.option)
 
     # -- JSON --------------------------------------------------------------------------------
 

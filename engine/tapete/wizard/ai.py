@@ -1,11 +1,13 @@
 """The Wizard AI: card play by ISMCTS, bids and trump by simulation (issue 6).
 
 Every decision starts from what the seat may see: ``game.view(state, seat)`` and worlds drawn
-by ``game.sample_world(state, seat, rng)`` (other hands re-dealt, shown voids respected). A
+by ``game.sample_world(state, seat, rng)`` (other hands re-dealt, shown voids respected; a
+search uses its :class:`WorldSampler`, which does the work common to all worlds once). A
 world is then copied into a :class:`Round`, a fast simulator on plain lists of card numbers,
 which plays the rest of the round many times over. The simulator implements the rules of
 ``trick_winner`` and ``legal_cards`` incrementally; ``tests/test_ismcts.py`` proves that it
-agrees with the engine's ``apply`` on random games.
+agrees with the engine's ``apply`` on random games. Speed work must not change a decision:
+``tests/test_wizard_ai_golden.py`` replays recorded games.
 
 Glossary:
 
@@ -37,7 +39,7 @@ from ..bots.ismcts import CURRENT_PROGRESS, Progress, reporting_progress, search
 from ..rng import Rng
 from .bots import heuristic_bot, trick_estimate
 from .cards import DECK, SUITS
-from .game import Move, Wizard, WizardState, round_points
+from .game import Move, Wizard, WizardState, WorldSampler, round_points
 
 # -- cards as numbers ----------------------------------------------------------------------------
 
@@ -79,19 +81,41 @@ def beats(card: int, best: int, trump: int) -> bool:
     return suit == best_suit and RANK[card] > RANK[best]
 
 
+CARDS = len(DECK)
+
+
+@lru_cache(maxsize=8)
+def beats_table(trump: int) -> tuple[bool, ...]:
+    """``beats(card, best, trump)`` for every pair, at index ``(best + 1) * CARDS + card``."""
+    return tuple(beats(card, best, trump) for best in range(-1, CARDS) for card in range(CARDS))
+
+
 # -- the fast simulator ----------------------------------------------------------------------------
 
 
 class Round:
     """The play of one Wizard round on plain lists; ``play`` changes it in place."""
 
-    __slots__ = ("n", "trump", "hands", "bids", "won", "leader", "trick", "led", "best", "turn")
+    __slots__ = (
+        "n",
+        "trump",
+        "beats",
+        "hands",
+        "bids",
+        "won",
+        "leader",
+        "trick",
+        "led",
+        "best",
+        "turn",
+    )
 
     def __init__(
         self, trump: int, hands: list[list[int]], bids: list[int], won: list[int], leader: int
     ) -> None:
         self.n = len(hands)
         self.trump = trump
+        self.beats = beats_table(trump)
         self.hands = hands
         self.bids = bids
         self.won = won
@@ -102,11 +126,16 @@ class Round:
         self.turn = leader if hands[leader] else -1
 
     def copy(self) -> Round:
+        return self.with_hands([list(hand) for hand in self.hands], list(self.bids))
+
+    def with_hands(self, hands: list[list[int]], bids: list[int]) -> Round:
+        """A copy of this round whose hands and bids are ``hands`` and ``bids`` (not copied)."""
         other = Round.__new__(Round)
         other.n = self.n
         other.trump = self.trump
-        other.hands = [list(hand) for hand in self.hands]
-        other.bids = list(self.bids)
+        other.beats = self.beats
+        other.hands = hands
+        other.bids = bids
         other.won = list(self.won)
         other.leader = self.leader
         other.trick = list(self.trick)
@@ -132,20 +161,23 @@ class Round:
 
     def play(self, card: int) -> None:
         """The seat to move plays ``card``; a full trick goes to its winner (``trick_winner``)."""
-        self.hands[self.turn].remove(card)
+        turn = self.turn
+        self.hands[turn].remove(card)
         if self.led == NO_LED:
             suit = SUIT[card]
             if suit == WIZ:
                 self.led = FREE
             elif suit != JES:
                 self.led = suit
-        if beats(card, self.best, self.trump):
+        if self.beats[(self.best + 1) * CARDS + card]:
             self.best = card
-        self.trick.append(card)
-        if len(self.trick) < self.n:
-            self.turn = (self.turn + 1) % self.n
+        trick = self.trick
+        trick.append(card)
+        n = self.n
+        if len(trick) < n:
+            self.turn = (turn + 1) % n
             return
-        winner = self.winner_so_far()
+        winner = (self.leader + trick.index(self.best)) % n  # winner_so_far()
         self.won[winner] += 1
         self.leader = winner
         self.trick = []
@@ -196,6 +228,12 @@ def power_keys(trump: int, led: int) -> tuple[int, ...]:
     return tuple(keys)
 
 
+@lru_cache(maxsize=8)
+def power_key_rows(trump: int) -> tuple[tuple[int, ...], ...]:
+    """``power_keys(trump, led)`` for led = NO_LED, 0, 1, 2, 3, at index ``led + 1``."""
+    return tuple(power_keys(trump, led) for led in range(NO_LED, 4))
+
+
 def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
     """The card the heuristic bot (``choose_card``) would play for the seat to move."""
     seat = sim.turn
@@ -206,9 +244,9 @@ def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
     if best < 0:
         winning, losing = list(legal), []  # leading: every card wins for now
     else:
-        winning, losing = [], []
-        for card in legal:
-            (winning if beats(card, best, trump) else losing).append(card)
+        row, start = sim.beats, (best + 1) * CARDS  # beats(card, best, trump) = row[start + card]
+        winning = [c for c in legal if row[start + c]]
+        losing = [c for c in legal if not row[start + c]]
     if sim.bids[seat] <= sim.won[seat]:  # enough tricks: duck
         return max(losing, key=key) if losing else min(winning, key=key)
     if not winning:
@@ -236,9 +274,72 @@ def policy_card(sim: Round, chance: random.Random, noise: float) -> int:
 
 
 def play_out(sim: Round, chance: random.Random, noise: float) -> Round:
-    """Play the round to its end with the policy; returns ``sim``, changed."""
-    while sim.turn >= 0:
-        sim.play(policy_card(sim, chance, noise))
+    """Play the round to its end with the policy; returns ``sim``, changed.
+
+    The same moves and draws as ``while sim.turn >= 0: sim.play(policy_card(sim, chance,
+    noise))``, with ``Round.legal``, ``heuristic_card`` and ``Round.play`` written out in one
+    loop over local variables: the search spends most of its time here.
+    ``tests/test_wizard_ai_golden.py`` checks the two agree.
+    """
+    n, trump, beats, hands, bids, won = sim.n, sim.trump, sim.beats, sim.hands, sim.bids, sim.won
+    trick, led, best, turn, leader = sim.trick, sim.led, sim.best, sim.turn, sim.leader
+    keys_by_led = power_key_rows(trump)
+    draw = chance.random
+    while turn >= 0:
+        hand = hands[turn]
+        # the legal cards (Round.legal; only read, so the hand itself may serve)
+        legal = hand
+        if led != NO_LED and led != FREE:
+            follow = [c for c in hand if SUIT[c] == led]
+            if follow:
+                legal = follow + [c for c in hand if SUIT[c] >= WIZ]
+        # the policy (policy_card, heuristic_card)
+        if len(legal) == 1:
+            card = legal[0]
+        elif noise > 0.0 and draw() < noise:
+            card = legal[int(draw() * len(legal))]
+        else:
+            # (the winning and losing cards are only listed when a branch needs them)
+            key = keys_by_led[(NO_LED if led == FREE else led) + 1].__getitem__
+            start = (best + 1) * CARDS  # beats(card, best, trump) = beats[start + card]
+            if bids[turn] <= won[turn]:  # duck: the highest loser, else the lowest card
+                losing = [c for c in legal if not beats[start + c]] if best >= 0 else []
+                card = max(losing, key=key) if losing else min(legal, key=key)
+            else:
+                winning = [c for c in legal if beats[start + c]] if best >= 0 else legal
+                if not winning:
+                    card = min(legal, key=key)
+                elif len(trick) == n - 1:
+                    card = min(winning, key=key)
+                else:
+                    strong_table = strong_cards(trump, n, len(hand))
+                    strong = [c for c in winning if strong_table[c]]
+                    if strong:
+                        card = min(strong, key=key)
+                    elif bids[turn] - won[turn] >= len(hand):
+                        card = max(winning, key=key)
+                    else:
+                        losing = [c for c in legal if not beats[start + c]] if best >= 0 else []
+                        card = min(losing, key=key) if losing else min(winning, key=key)
+        # the move (Round.play)
+        hand.remove(card)
+        if led == NO_LED:
+            suit = SUIT[card]
+            if suit == WIZ:
+                led = FREE
+            elif suit != JES:
+                led = suit
+        if beats[(best + 1) * CARDS + card]:
+            best = card
+        trick.append(card)
+        if len(trick) < n:
+            turn = (turn + 1) % n
+            continue
+        winner = (leader + trick.index(best)) % n
+        won[winner] += 1
+        leader, trick, led, best = winner, [], NO_LED, -1
+        turn = winner if hands[winner] else -1
+    sim.trick, sim.led, sim.best, sim.turn, sim.leader = trick, led, best, turn, leader
     return sim
 
 
@@ -255,8 +356,15 @@ def fast_chance(rng: Rng) -> random.Random:
 
 
 def estimate_tricks(hand: Sequence[str], trump: str | None, players: int) -> float:
-    """The heuristic bot's expected tricks for a hand."""
-    return sum(trick_estimate(c, trump, players, len(hand)) for c in hand)
+    """The heuristic bot's expected tricks for a hand (the same sum, card by card, in order)."""
+    table = estimate_table(trump, players, len(hand))
+    return sum(table[c] for c in hand)
+
+
+@lru_cache(maxsize=256)
+def estimate_table(trump: str | None, players: int, cards: int) -> dict[str, float]:
+    """``trick_estimate`` of every card for a hand of ``cards`` cards."""
+    return {code: trick_estimate(code, trump, players, cards) for code in DECK}
 
 
 def nearest_bid(expected: float, legal: Sequence[int]) -> int:
@@ -311,12 +419,26 @@ class WizardDomain:
         self.noise = level.noise
         self.chance = chance
         self.scale = 10.0 * (state.round + 2)
+        # Once per decision, not per world: what sample_world needs, the trick so far as a
+        # Round, and each hidden bidder's played cards (``guess_bids`` adds them to its hand).
+        self.sampler = WorldSampler(game, state, seat)
+        self.start = round_from_state(state)
+        self.played = {s: round_hand(state, s)[len(state.hands[s]) :] for s in self.hidden}
 
     def determinize(self, rng: Rng) -> Round:
-        world = self.game.sample_world(self.state, self.seat, rng)
-        sim = round_from_state(world)
-        sim.bids = guess_bids(world, self.hidden)
-        return sim
+        """``round_from_state(sample_world(...))`` with ``guess_bids``, made without the state."""
+        dealt, world_bids = self.sampler.draw(rng)
+        hands = [
+            [CARD_NUMBER[c] for c in dealt[s]] if s in dealt else list(hand)
+            for s, hand in enumerate(self.start.hands)
+        ]
+        bids = [int(bid or 0) for bid in world_bids]
+        state = self.state
+        for s in self.hidden:
+            hand = [*dealt[s], *self.played[s]]
+            expected = estimate_tricks(hand, state.trump, state.players)
+            bids[s] = nearest_bid(expected, range(state.round + 1))
+        return self.start.with_hands(hands, bids)
 
     def to_move(self, sim: Round) -> int | None:
         return sim.turn if sim.turn >= 0 else None
@@ -336,6 +458,10 @@ class WizardDomain:
 
     def policy(self, sim: Round, rng: Rng) -> int:
         return policy_card(sim, self.chance, self.noise)
+
+    def rollout(self, sim: Round, rng: Rng) -> Round:
+        """The playout loop with ``policy`` in one call (the same moves, fewer calls)."""
+        return play_out(sim, self.chance, self.noise)
 
     def order(self, sim: Round, moves: Sequence[int], rng: Rng) -> Sequence[int]:
         """Expand the heuristic's card first."""
@@ -406,6 +532,7 @@ def card_values(
         exploration=level.exploration,
         playout=domain.policy,
         order=domain.order,
+        rollout=domain.rollout,
     )
     stats = [(DECK[s.move], s.visits, s.mean) for s in result.stats]
     return Move("play", DECK[result.move]), stats
@@ -454,16 +581,19 @@ def bid_values(
     totals = dict.fromkeys(candidates, 0.0)
     worlds = max(1, sims // len(candidates))
     progress = CURRENT_PROGRESS.get()
+    sampler = WorldSampler(game, state, seat)  # sample_world, its fixed part computed once
     for done in range(1, worlds + 1):
-        world = heuristic_bids(game, game.sample_world(state, seat, rng), until=seat)
+        # (nothing here reads the order of the world's stock)
+        world = heuristic_bids(game, sampler.world(rng, shuffle_stock=False), until=seat)
         legal = [int(m.value) for m in game.legal_moves(world, seat)]
         base = round_from_state(world)
         base.bids = guess_bids(world, hidden)
         playout_seed = rng.next_u64()
+        expected = [estimate_tricks(hand, world.trump, world.players) for hand in world.hands]
         for bid in candidates:
             sim = base.copy()
             made = bid if bid in legal else min(legal, key=lambda b: (abs(b - bid), -b))
-            sim.bids = later_bids(game, world, seat, made, base.bids)
+            sim.bids = later_bids(game, world, seat, made, base.bids, expected)
             play_out(sim, random.Random(playout_seed), noise)
             totals[bid] += sim.points()[seat]
         if progress is not None and (done % 10 == 0 or done == worlds):
@@ -472,28 +602,39 @@ def bid_values(
 
 
 def later_bids(
-    game: Wizard, world: WizardState, seat: int, bid: int, bids: Sequence[int]
+    game: Wizard,
+    world: WizardState,
+    seat: int,
+    bid: int,
+    bids: Sequence[int],
+    expected: Sequence[float] | None = None,
 ) -> list[int]:
     """All bids once ``seat`` bids ``bid`` and the seats after it bid as the heuristic bot.
 
     Only the dealer (the last to bid) can be restricted by the even-bid rule; the engine's
-    ``forbidden_bid`` says which bid it may not make.
+    ``forbidden_bid`` says which bid it may not make. ``expected`` may give every seat's
+    ``estimate_tricks`` in ``world``, when the caller has them already.
     """
     out = list(bids)
     out[seat] = bid
     n = world.players
     made: list[int | None] = list(world.bids)
     made[seat] = bid
+    restricted = world.option["even_bid_restriction"] != "NONE"  # else nothing is forbidden
     for k in range(1, n):
         other = (seat + k) % n
         if made[other] is not None:
             break
-        expected = estimate_tricks(world.hands[other], world.trump, n)
+        estimate = (
+            expected[other]
+            if expected is not None
+            else estimate_tricks(world.hands[other], world.trump, n)
+        )
         choices: Sequence[int] = range(world.round + 1)
-        if other == world.dealer:
+        if other == world.dealer and restricted:
             forbidden = game.forbidden_bid(replace(world, bids=tuple(made)), other)
             choices = [b for b in choices if b != forbidden]
-        out[other] = made[other] = nearest_bid(expected, choices)
+        out[other] = made[other] = nearest_bid(estimate, choices)
     return out
 
 
@@ -588,3 +729,45 @@ def easy_bot(game: Wizard, state: WizardState, seat: int, rng: Rng) -> Move:
 
 normal_bot = search_bot(LEVELS["normal"])
 hard_bot = search_bot(LEVELS["hard"])
+
+
+# -- the human's hint --------------------------------------------------------------------------
+
+HINT_LEVEL = "normal"
+
+
+def hint(game: Wizard, state: WizardState, seat: int) -> dict[str, Any]:
+    """The normal level's move for ``seat``, with the figures behind it, for the page to show.
+
+    ``{move, level, expected_points?, expected_tricks?, only_move?}``: ``expected_points`` is
+    the mean round points of the move in the search's simulations (a bid's or a trump suit's
+    simulated rounds, a card's ISMCTS mean; left out when there was nothing to compare),
+    ``expected_tricks`` the hand's trick estimate (bids only), ``only_move`` says the move was
+    the only legal one. It decides exactly as the normal bot does, from the seat's view, with a
+    seed fixed by the seat and the round: the same view always gets the same hint.
+    """
+    level = LEVELS[HINT_LEVEL]
+    rng = Rng.derive("hint", game.id, seat, state.round)
+    legal = game.legal_moves(state, seat)
+    out: dict[str, Any] = {"level": HINT_LEVEL}
+    if state.phase == "bid":
+        out["expected_tricks"] = round(
+            estimate_tricks(state.hands[seat], state.trump, state.players), 1
+        )
+    if len(legal) == 1:
+        out.update(move=game.move_to_json(legal[0]), only_move=True)
+        return out
+    if state.phase == "trump":
+        move, by_suit = choose_trump(game, state, seat, rng, level)
+        out["expected_points"] = round(by_suit[str(move.value)], 1)
+    elif state.phase == "bid":
+        move, by_bid = choose_bid(game, state, seat, rng, level)
+        if len(by_bid) > 1:  # a single candidate is not simulated
+            out["expected_points"] = round(by_bid[int(move.value)], 1)
+    else:
+        move, stats = card_values(game, state, seat, rng, level)
+        mean = next(m for card, _visits, m in stats if card == move.value)
+        # WizardDomain's reward is round points / (10 * (round + 2)): the normal level has no spite
+        out["expected_points"] = round(mean * 10.0 * (state.round + 2), 1)
+    out["move"] = game.move_to_json(move)
+    return out

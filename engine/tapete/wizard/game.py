@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from ..core import Game, OptionSpec, Outcome, get_field, int_field, read_state_header, require
 from ..errors import BadOptionError, IllegalMoveError, InvalidMoveError, describe
@@ -47,12 +48,18 @@ EVEN_BID_RULES = ("NONE", "LEADER_DEALER_ONLY", "ALWAYS_DEALER", "DEALER_IF_TRIC
 
 OPTIONS = (
     OptionSpec("bidding_mode", "OPEN_SEQUENTIAL", choices=BIDDING_MODES),
-    OptionSpec("even_bid_restriction", "NONE", choices=EVEN_BID_RULES),
+    OptionSpec(
+        "even_bid_restriction",
+        "NONE",
+        choices=EVEN_BID_RULES,
+        applies_when=("bidding_mode", ("OPEN_SEQUENTIAL",)),
+    ),
     OptionSpec("first_dealer", "HIGH_CARD", choices=("HIGH_CARD", "RANDOM")),
     OptionSpec("tiebreak", "NONE", choices=("NONE", "SUM_OF_BIDS")),
 )
 
 Play = tuple[int, str]  # (seat, card)
+T = TypeVar("T")  # a card, as its text code or as a number
 
 
 @dataclass(frozen=True)
@@ -436,6 +443,13 @@ class Wizard(Game[WizardState, Move]):
             "options": state.option,
         }
 
+    def hint(self, state: WizardState, seat: int) -> dict[str, Any]:
+        """The normal bot's move with its expected points (and tricks, for a bid)."""
+        from .ai import hint
+
+        self.check_turn(state, seat)
+        return hint(self, state, seat)
+
     def hidden_cards(self, state: WizardState, seat: int | None) -> list[str]:
         others = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
         return others + list(state.stock)
@@ -465,27 +479,7 @@ class Wizard(Game[WizardState, Move]):
         """Re-deal the cards ``seat`` cannot see, respecting shown voids; hidden bids guessed."""
         if state.phase == "over":
             return state
-        seen = set(state.hands[seat]) | {c for trick in state.played for _, c in trick}
-        seen |= {c for _, c in state.trick}
-        if state.trump_card is not None:
-            seen.add(state.trump_card)
-        unseen = [c for c in DECK if c not in seen]
-        others = [s for s in range(state.players) if s != seat]
-        sizes = {s: len(state.hands[s]) for s in others}
-        voids = self.voids(state)
-        hands = deal_respecting_voids(unseen, others, sizes, voids, rng)
-        new_hands = list(state.hands)
-        dealt: set[str] = set()
-        for s in others:
-            new_hands[s] = tuple(hands[s])
-            dealt |= set(hands[s])
-        stock = tuple(c for c in rng.shuffled(unseen) if c not in dealt)
-        visible = self.bids_visible_to(state, seat)
-        bids = tuple(
-            bid if visible[s] is not None or bid is None else rng.below(state.round + 1)
-            for s, bid in enumerate(state.bids)
-        )
-        return replace(state, hands=tuple(new_hands), stock=stock, bids=bids)
+        return WorldSampler(self, state, seat).world(rng)
 
     # -- JSON --------------------------------------------------------------------------------
 
@@ -556,43 +550,117 @@ def record_to_json(row: RoundRecord) -> dict[str, Any]:
     }
 
 
+class WorldSampler:
+    """``sample_world`` for one state and seat, with the work no draw changes done once.
+
+    A search draws hundreds of worlds from one information set: the cards the seat has not
+    seen, the cards each other seat cannot hold (its shown voids) and the seats whose bids it
+    cannot see are the same in every one. :meth:`world` is ``sample_world``; :meth:`draw` makes
+    exactly the same draws but returns only the other seats' hands and the bids, for a caller
+    that has no use for a whole state (the AI's simulator).
+    """
+
+    def __init__(self, game: Wizard, state: WizardState, seat: int) -> None:
+        self.state = state
+        seen = set(state.hands[seat]) | {c for trick in state.played for _, c in trick}
+        seen |= {c for _, c in state.trick}
+        if state.trump_card is not None:
+            seen.add(state.trump_card)
+        self.unseen = [c for c in DECK if c not in seen]
+        self.others = [s for s in range(state.players) if s != seat]
+        self.sizes = {s: len(state.hands[s]) for s in self.others}
+        voids = game.voids(state)
+        self.order = sorted(self.others, key=lambda s: -len(voids[s]))  # most voids first
+        self.blocked = {
+            s: frozenset(c for c in self.unseen if suit_of(c) in voids[s]) for s in self.others
+        }
+        visible = game.bids_visible_to(state, seat)
+        self.guessed = [
+            s for s, bid in enumerate(state.bids) if visible[s] is None and bid is not None
+        ]
+        self.bid_choices = state.round + 1
+
+    def draw(self, rng: Rng) -> tuple[dict[int, list[str]], tuple[int | None, ...]]:
+        """The other seats' hands and every seat's bid in a world, drawn as :meth:`world` does.
+
+        The world's stock is a shuffle of the unseen cards; nobody here needs its order, but
+        its draws are made all the same so that the stream goes on exactly as in ``world``.
+        """
+        hands = deal_respecting_voids(self.unseen, self.order, self.sizes, self.blocked, rng)
+        rng.skip_shuffle(len(self.unseen))
+        return hands, self.bids(rng)
+
+    def world(self, rng: Rng, *, shuffle_stock: bool = True) -> WizardState:
+        """A world, as ``sample_world`` draws it.
+
+        With ``shuffle_stock=False`` the stock's cards are left in deck order (its shuffle's
+        draws are made all the same), for a caller that never looks at the stock's order.
+        """
+        hands = deal_respecting_voids(self.unseen, self.order, self.sizes, self.blocked, rng)
+        new_hands = list(self.state.hands)
+        dealt: set[str] = set()
+        for s in self.others:
+            new_hands[s] = tuple(hands[s])
+            dealt.update(hands[s])
+        if shuffle_stock:
+            stock = tuple(c for c in rng.shuffled(self.unseen) if c not in dealt)
+        else:
+            rng.skip_shuffle(len(self.unseen))
+            stock = tuple(c for c in self.unseen if c not in dealt)
+        return replace(self.state, hands=tuple(new_hands), stock=stock, bids=self.bids(rng))
+
+    def bids(self, rng: Rng) -> tuple[int | None, ...]:
+        """The bids, those ``seat`` cannot see drawn uniformly (in seat order)."""
+        bids = list(self.state.bids)
+        for s in self.guessed:
+            bids[s] = rng.below(self.bid_choices)
+        return tuple(bids)
+
+
 def deal_respecting_voids(
-    unseen: Sequence[str],
+    unseen: Sequence[T],
     seats: Sequence[int],
     sizes: Mapping[int, int],
-    voids: Sequence[set[str]],
+    blocked: Mapping[int, AbstractSet[T]],
     rng: Rng,
-) -> dict[int, list[str]]:
-    """Hands for ``seats`` of the given sizes from ``unseen``; nobody gets a suit they lack.
+) -> dict[int, list[T]]:
+    """Hands for ``seats`` of the given sizes from ``unseen``; no seat gets a ``blocked`` card.
 
-    Random greedy deals first (close to uniform); if those keep failing, an augmenting-path
-    matching finds a valid deal whenever one exists.
+    ``blocked[s]`` are the cards of the suits seat ``s`` has shown it lacks. Random greedy deals
+    first, in the order of ``seats`` (the most constrained first), which is close to uniform;
+    if those keep failing, an augmenting-path matching finds a valid deal whenever one exists.
     """
-    order = sorted(seats, key=lambda s: -len(voids[s]))
     for _ in range(30):
         pool = rng.shuffled(unseen)
-        hands: dict[int, list[str]] = {}
-        for s in order:
-            allowed = [c for c in pool if suit_of(c) not in voids[s]]
-            if len(allowed) < sizes[s]:
+        hands: dict[int, list[T]] = {}
+        for s in seats:
+            size, block = sizes[s], blocked[s]
+            allowed = [c for c in pool if c not in block] if block else pool
+            if len(allowed) < size:
                 break
-            hands[s] = allowed[: sizes[s]]
-            taken = set(hands[s])
-            pool = [c for c in pool if c not in taken]
+            hands[s] = allowed[:size]
+            if block:
+                taken = set(hands[s])
+                pool = [c for c in pool if c not in taken]
+            else:  # the common case: the hand is the first cards of the pool
+                pool = pool[size:]
         else:
             return hands
-    return match_deal(rng.shuffled(unseen), order, sizes, voids)
+    return match_deal(rng.shuffled(unseen), seats, sizes, blocked)
 
 
 def match_deal(
-    cards: Sequence[str], seats: Sequence[int], sizes: Mapping[int, int], voids: Sequence[set[str]]
-) -> dict[int, list[str]]:
+    cards: Sequence[T],
+    seats: Sequence[int],
+    sizes: Mapping[int, int],
+    blocked: Mapping[int, AbstractSet[T]],
+) -> dict[int, list[T]]:
     slots = [s for s in seats for _ in range(sizes[s])]
-    owner: dict[str, int] = {}  # card -> slot index
+    owner: dict[T, int] = {}  # card -> slot index
 
-    def assign(slot: int, visited: set[str]) -> bool:
+    def assign(slot: int, visited: set[T]) -> bool:
         for card in cards:
-            if card in visited or suit_of(card) in voids[slots[slot]]:
+            if card in visited or card in blocked[slots[slot]]:
                 continue
             visited.add(card)
             if card not in owner or assign(owner[card], visited):
@@ -603,7 +671,7 @@ def match_deal(
     for slot in range(len(slots)):
         if not assign(slot, set()):
             raise AssertionError("no deal respects the shown voids: the state is inconsistent")
-    hands: dict[int, list[str]] = {s: [] for s in seats}
+    hands: dict[int, list[T]] = {s: [] for s in seats}
     for card, slot in owner.items():
         hands[slots[slot]].append(card)
     return hands

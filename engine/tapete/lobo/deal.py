@@ -1,0 +1,100 @@
+""" "Was this deal winnable?": asked after a Lobo game, answered on request (never per snapshot).
+
+Glossary:
+
+deal        a seed and the game's options: they fix the whole order of the pile
+clairvoyant the bound of :mod:`tapete.lobo.clairvoyant`: could a player who saw every card have
+            won this deal? Searched depth first within ``budget`` positions; past it the answer
+            is unknown (``winnable: null, exact: false``): ask again with a larger budget
+line        the winning line the search found (the Vanguard only): round by round, the moves
+            with card values (see :meth:`VanguardPuzzle.winning_line`)
+policy      the hint's own result on the same deal, played from the start (the Vanguard only:
+            a Classic game is too long to replay on request)
+
+``deal_request`` answers the ``lobo_deal`` op of :mod:`tapete.api`::
+
+    {seed, options?, budget?, policy?} -> {winnable, exact, nodes, budget, line, policy}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import BadRequestError, describe
+from .cards import RANK_OF
+from .clairvoyant import VanguardPuzzle, clairvoyant
+from .rules import shuffled_deck
+
+DEFAULT_BUDGET = 60_000  # positions: about a second in CPython, two in the browser
+MAX_BUDGET = 3_000_000
+
+
+def deal_report(
+    seed: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    budget: int = DEFAULT_BUDGET,
+    policy: bool = True,
+) -> dict[str, Any]:
+    """The clairvoyant answer for the deal of ``seed`` with ``options``, its winning line, and
+    (``policy``) how the hint policy fares on it."""
+    from .game import GAME, rules_from
+
+    seed = GAME.check_seed(seed)
+    parsed = GAME.parse_options(options)
+    rules = rules_from(parsed)
+    out: dict[str, Any] = {"budget": budget, "line": None, "policy": None}
+    if rules.classic:
+        result = clairvoyant(seed, parsed, budget=budget, best_score=False)
+        out.update(winnable=result.winnable, exact=result.exact, nodes=result.nodes)
+        return out
+    seq = [RANK_OF[c] for c in shuffled_deck(seed, rules, 1)]
+    puzzle = VanguardPuzzle(seq, rules, budget)
+    result = puzzle.run(best_score=False)
+    out.update(winnable=result.winnable, exact=result.exact, nodes=result.nodes)
+    if result.winnable:
+        out["line"] = puzzle.winning_line()
+    if policy:
+        out["policy"] = play_policy(seed, parsed)
+    return out
+
+
+def play_policy(seed: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The hint policy's game on this deal: {won, score, moves}."""
+    from .game import GAME
+    from .odds import best_move
+
+    state = GAME.new_game(seed, options)
+    moves = 0
+    while GAME.to_move(state) is not None:
+        state = GAME.apply(state, 0, best_move(state))  # what the "best" bot plays
+        moves += 1
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    won = bool(outcome.winners)
+    return {"won": won, "score": round(outcome.scores[0]) if won else None, "moves": moves}
+
+
+def deal_request(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``lobo_deal`` op: every field checked, a coded error for bad input."""
+    seed = request.get("seed")
+    if not isinstance(seed, str):
+        raise BadRequestError(f"'seed' must be a string, not {describe(seed)}", field="seed")
+    options = request.get("options")
+    if options is not None and not isinstance(options, dict):
+        raise BadRequestError(
+            f"'options' must be an object, not {describe(options)}", field="options"
+        )
+    budget = request.get("budget", DEFAULT_BUDGET)
+    if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= MAX_BUDGET:
+        raise BadRequestError(
+            f"'budget' must be an integer from 1 to {MAX_BUDGET}, not {describe(budget)}",
+            field="budget",
+        )
+    policy = request.get("policy", True)
+    if not isinstance(policy, bool):
+        raise BadRequestError(
+            f"'policy' must be true or false, not {describe(policy)}", field="policy"
+        )
+    return deal_report(seed, options, budget=budget, policy=policy)

@@ -1,0 +1,123 @@
+"""Rummikub bots: the hard bot on hand-made positions and along a game, and its fairness (its
+move depends on its view alone, never on the tiles it cannot see)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tapete.rng import Rng
+from tapete.rummikub import GAME, Meld, Move, solve
+from tapete.rummikub.game import RummikubState
+from tapete.rummikub.melds import read_meld
+from tapete.rummikub.tiles import FULL_SET
+
+
+def meld(*tiles: str) -> Meld:
+    return Meld(read_meld(tiles).kind, tuple(tiles))
+
+
+def position(
+    table: list[list[str]], racks: list[list[str]], options: dict[str, Any] | None = None
+) -> RummikubState:
+    """Both seats melded, seat 0 to move, the tiles nobody holds in the pool."""
+    state = GAME.new_game("BOTPOS", options, len(racks))
+    melds = tuple(meld(*m) for m in table)
+    used = Counter(t for m in melds for t in m.tiles) + Counter(t for r in racks for t in r)
+    return replace(
+        state,
+        table=melds,
+        racks=tuple(tuple(r) for r in racks),
+        melded=(True,) * len(racks),
+        pool=tuple((Counter(FULL_SET) - used).elements()),
+        current=0,
+    )
+
+
+RNG = Rng.derive("test")
+
+
+def hard(state: RummikubState, seat: int = 0) -> Move:
+    move = GAME.bots["hard"](GAME, state, seat, RNG)
+    GAME.check(state, seat, move)
+    return move
+
+
+FAR = ["K1", "K5", "B9", "Y2", "R11", "R4", "B13", "Y7", "K12", "B3"]  # ten loose tiles
+TABLE = [["R1", "R2", "R3"], ["B5", "B6", "B7"], ["K9", "B9", "Y9"]]
+
+
+def test_hard_goes_out_whenever_it_can() -> None:
+    state = position(TABLE, [["R4", "B8", "R9", "B4"], FAR])
+    move = hard(state)
+    assert move.kind == "play" and sorted(move.from_hand or ()) == ["B4", "B8", "R4", "R9"]
+
+
+def test_hard_plays_the_most_tiles_not_the_most_points() -> None:
+    # K3 Y3 * and K1 K2 K3 * are both worth 36; hard lays the four tiles
+    state = position(TABLE, [["K1", "K2", "K3", "Y3", "*"], FAR])
+    move = hard(state)
+    assert move.kind == "play" and sorted(move.from_hand or ()) == ["*", "K1", "K2", "K3"]
+
+
+def test_hard_draws_when_nothing_fits() -> None:
+    state = position(TABLE, [["K2", "K7", "Y13"], FAR])
+    assert hard(state) == Move("draw")
+
+
+def test_hard_along_a_game_is_fair_and_lays_the_most_tiles() -> None:
+    """Along a hard-vs-normal game: hard lays as many tiles as the best play can (never fewer
+    than normal), and two worlds that differ only in the tiles it cannot see (the opponent's
+    rack and the pool) give it the same view and the same move."""
+    state = GAME.new_game("HIDDEN", None, 2)
+    steps = checked = 0
+    while (seat := GAME.to_move(state)) is not None and steps < 150:
+        move = hard(state, seat) if seat == 0 else GAME.bots["normal"](GAME, state, seat, RNG)
+        if seat == 0 and state.melded[0]:
+            rack, table = state.racks[0], state.table
+            most = solve(table, rack, objective="tiles", options=state.option)
+            normal = GAME.bots["normal"](GAME, state, 0, RNG)
+            laid = len(move.from_hand or ())
+            assert laid == len(most.placed) >= len(normal.from_hand or ())
+            world = GAME.sample_world(state, 0, Rng.derive("hidden", steps))
+            assert world.racks[1] != state.racks[1] or world.pool != state.pool
+            assert GAME.view(world, 0) == GAME.view(state, 0)
+            assert hard(world) == move
+            checked += 1
+        state = GAME.apply(state, seat, move)
+        steps += 1
+    assert checked >= 10
+
+
+# -- the tournament runner (bench/bench_rummikub.py), on a tiny run ----------------------------
+
+
+def load_bench() -> Any:
+    path = Path(__file__).resolve().parent.parent / "bench" / "bench_rummikub.py"
+    spec = importlib.util.spec_from_file_location("bench_rummikub", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_tournament_runner_plays_duplicates_and_resumes(tmp_path: Path) -> None:
+    bench = load_bench()
+    out = tmp_path / "games.jsonl"
+    rows = bench.tournament(1, prefix="TINY", pairs=(("normal", "easy"),), out=out)
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(tuple(g["levels"]) for g in games) == [("easy", "normal"), ("normal", "easy")]
+    assert all(g["deal"] == 0 and g["prefix"] == "TINY" for g in games)
+    assert rows[-1].startswith("| normal vs easy | 2 |")
+    assert bench.tournament(1, prefix="TINY", pairs=(("normal", "easy"),), out=out) == rows
+    assert len(out.read_text().splitlines()) == 2  # resumed: nothing played twice
+    assert bench.wilson(0.5, 100) == pytest.approx((0.404, 0.596), abs=0.001)
+    assert bench.wilson(1.0, 10)[1] == 1.0 and bench.wilson(1.0, 10)[0] < 0.75

@@ -346,6 +346,11 @@ def int_field(data: Any, key: str, low: int, high: int, path: str = "$") -> int:
     return int(value)
 
 
+def state_header(seed: str, players: int, options: Mapping[str, Any]) -> JsonDict:
+    """The fields every saved state starts with (``read_state_header`` reads them back)."""
+    return {"v": 1, "seed": seed, "players": players, "options": options}
+
+
 def read_state_header(
     game: Game[Any, Any], data: Any, name: str
 ) -> tuple[str, int, dict[str, Any]]:

@@ -58,7 +58,16 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from ..core import Game, OptionSpec, Outcome, get_field, int_field, read_state_header, require
+from ..core import (
+    Game,
+    OptionSpec,
+    Outcome,
+    get_field,
+    int_field,
+    read_state_header,
+    require,
+    state_header,
+)
 from ..errors import IllegalMoveError, InvalidMoveError, describe
 from ..rng import Rng
 from .melds import (
@@ -722,10 +731,7 @@ class Rummikub(Game[RummikubState, Move]):
 
     def to_json(self, state: RummikubState) -> dict[str, Any]:
         return {
-            "v": 1,
-            "seed": state.seed,
-            "players": state.players,
-            "options": state.option,
+            **state_header(state.seed, state.players, state.option),
             "game_no": state.game_no,
             "first_draws": [draws_json(d) for d in state.first_draws],
             "starter": state.starter,

@@ -39,7 +39,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core import Game, OptionSpec, Outcome, get_field, int_field, read_state_header, require
+from ..core import (
+    Game,
+    OptionSpec,
+    Outcome,
+    get_field,
+    int_field,
+    read_state_header,
+    require,
+    state_header,
+)
 from ..errors import BadOptionError, IllegalMoveError, InvalidMoveError
 from ..rng import Rng
 from .cards import CARD_SET, DECK, NUMBER_INDEX, hand_points, point_table
@@ -446,10 +455,7 @@ class Willie(Game[WillieState, Move]):
 
     def to_json(self, state: WillieState) -> dict[str, Any]:
         return {
-            "v": 1,
-            "seed": state.seed,
-            "players": state.players,
-            "options": state.option,
+            **state_header(state.seed, state.players, state.option),
             "first_dealer": state.first_dealer,
             "round": state.round,
             "dealer": state.dealer,

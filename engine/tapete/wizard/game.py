@@ -26,7 +26,16 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from ..core import Game, OptionSpec, Outcome, get_field, int_field, read_state_header, require
+from ..core import (
+    Game,
+    OptionSpec,
+    Outcome,
+    get_field,
+    int_field,
+    read_state_header,
+    require,
+    state_header,
+)
 from ..errors import BadOptionError, IllegalMoveError, InvalidMoveError, describe
 from ..rng import Rng
 from .cards import (
@@ -509,10 +518,7 @@ class Wizard(Game[WizardState, Move]):
 
     def to_json(self, state: WizardState) -> dict[str, Any]:
         return {
-            "v": 1,
-            "seed": state.seed,
-            "players": state.players,
-            "options": state.option,
+            **state_header(state.seed, state.players, state.option),
             "first_dealer": state.first_dealer,
             "first_dealer_draws": [[list(p) for p in draw] for draw in state.first_dealer_draws],
             "round": state.round,

@@ -63,6 +63,26 @@ def test_blocked_service_worker_boots_quietly(new_context: Any, app_url: str) ->
     assert errors == []
 
 
+def test_the_worker_starts_before_the_page_modules(new_context: Any, app_url: str) -> None:
+    """boot.js starts the engine worker before app.js and its imports load; the page takes it
+    over with every message it sent meanwhile. Without boot.js the page starts one itself."""
+    page = new_context().new_page()
+    page.goto(app_url)
+    wait_ready(page)
+    assert js(page, "tapete.app.engine.startedEarly && window.tapeteEarlyWorker === undefined")
+    context = new_context()
+    context.route("**/boot.js", lambda route: route.abort())
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(app_url)
+    wait_ready(page)
+    assert js(page, "tapete.app.engine.startedEarly") is False
+    open_link(page, app_url, LINK3)
+    assert step(page) in ("bid", "play", "trump")
+    assert errors == []
+
+
 def test_new_game_form_refusal_then_start(new_context: Any, app_url: str) -> None:
     page = new_context().new_page()
     page.goto(app_url + "#/new/lobo")

@@ -451,13 +451,20 @@ async function main() {
   applyTranslations(document);
   window.addEventListener("hashchange", route);
   route();
-  registerServiceWorker({
+  // The service worker's install copies every file of the build into the Cache API: done once
+  // Python has started, so that work never slows the first start down.
+  let registered = false;
+  const register = () => !registered && (registered = true) && registerServiceWorker({
     inGame,
     onUpdateReady: (ready) => {
       app.updateReady = ready;
       drawUpdateBanner();
     },
   });
+  if (app.engine.status === "booting") {
+    app.engine.addEventListener("ready", register, { once: true });
+    app.engine.addEventListener("fatal", register, { once: true });
+  } else register();
   window.tapete = { app, dealUrl }; // for debugging in the console
 }
 

@@ -37,8 +37,9 @@ export class EngineClient extends EventTarget {
 
   start() {
     if (this.worker) return;
+    const early = this.takeEarlyWorker();
     try {
-      this.worker = new Worker(this.workerUrl, { type: "module" });
+      this.worker = early ? early.worker : new Worker(this.workerUrl, { type: "module" });
     } catch (error) {
       this.fail(`cannot start the worker: ${error}`);
       return;
@@ -49,6 +50,21 @@ export class EngineClient extends EventTarget {
       this.fail(`worker error: ${event.message || "script failed to load"}`);
     };
     this.bootTimer = setTimeout(() => this.fail("the engine did not start in time"), BOOT_TIMEOUT_MS);
+    /** Whether boot.js started this worker, before the page's modules had loaded. */
+    this.startedEarly = Boolean(early);
+    if (early) {
+      // What the worker said before the page took it over, in the order it said it.
+      for (const message of early.messages) this.receive(message);
+      if (early.error) this.fail(`worker error: ${early.error}`);
+    }
+  }
+
+  /** The worker boot.js started while the page's modules loaded, if it is this client's. */
+  takeEarlyWorker() {
+    const early = globalThis.tapeteEarlyWorker;
+    if (!early || this.workerUrl.href !== new URL("worker.js", document.baseURI).href) return null;
+    delete globalThis.tapeteEarlyWorker;
+    return early;
   }
 
   /** A promise resolved when the engine is ready (rejected if it dies). */

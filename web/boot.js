@@ -1,0 +1,19 @@
+// Starts the engine worker the moment the page's head is read, before the page's own modules
+// (app.js and everything it imports) have loaded: Python's start is the longest wait of a
+// first visit, and it no longer queues behind them. Messages the worker sends before the page
+// takes it over (EngineClient.start) are kept here, in order, and replayed.
+// A classic script on purpose (loaded `async`): it needs no module graph of its own.
+(() => {
+  try {
+    const early = { worker: new Worker("worker.js", { type: "module" }), messages: [], error: null };
+    early.worker.onmessage = (event) => early.messages.push(event.data);
+    early.worker.onerror = (event) => {
+      if (event.preventDefault) event.preventDefault();
+      early.error = event.message || "script failed to load";
+    };
+    self.tapeteEarlyWorker = early;
+  } catch (error) {
+    // No worker here (an old browser, a refused script): the page starts one itself, and
+    // reports why it cannot.
+  }
+})();

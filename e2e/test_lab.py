@@ -63,13 +63,12 @@ def test_short_run_from_a_link_matches_the_command_line(
     assert state(page) == "idle" and page.is_hidden("[data-testid=lab-results]")
     began = time.monotonic()
     page.goto(app_url + SHORT)
-    seen = set()
-    while state(page) not in ("done", "error"):  # watch the bar move
-        seen.add(page.get_attribute("[data-testid=lab-progress]", "value"))
+    # (a run this short may finish between two polls: the bar moving during a run is checked
+    # by test_stop_a_longer_run_midway)
+    while state(page) not in ("done", "error"):
         assert time.monotonic() - began < 90, "the run did not finish"
         page.wait_for_timeout(50)
     assert state(page) == "done", page.inner_text("[data-testid=lab-error]")
-    assert len(seen) >= 2  # waiting for the engine, then chunks
     assert js(page, "document.querySelector('[data-testid=lab-progress]').value") == 6
     assert "6 games" in page.inner_text("[data-testid=lab-progress-text]")
     cells = page_cells(page, "a")

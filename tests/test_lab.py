@@ -117,14 +117,32 @@ def test_lab_op_chunks_add_up_to_the_same_numbers() -> None:
     late = call("lab", config=config, start=4, count=100)  # clipped at the end of the run
     early = call("lab", config=config, start=0, count=4)
     assert [r["index"] for r in late["records"]] == [4, 5, 6]
-    for answer in (
-        call("lab_summary", tallies=[late["tally"], early["tally"]]),
-        call("lab_summary", records=late["records"] + early["records"]),
-        call("lab_summary", records=early["records"], tallies=[late["tally"]]),
-    ):
-        assert answer == one
+    assert call("lab_summary", tallies=[late["tally"], early["tally"]]) == one
+    assert call("lab_summary", records=early["records"], tallies=[late["tally"]]) == one
+    # records alone do not say which setting they were played under
+    alone = call("lab_summary", records=late["records"] + early["records"])
+    assert alone["tally"]["setting"] == ""
+    assert {**alone["tally"], "setting": one["tally"]["setting"]} == one["tally"]
+    assert {k: alone[k] for k in ("summary", "cells")} == {k: one[k] for k in ("summary", "cells")}
     twice = call("lab_summary", tallies=[early["tally"], one["tally"]])
     assert twice["code"] == "bad_request" and "twice" in twice["message"]
+
+
+def test_a_tally_is_never_added_to_another_settings_games() -> None:
+    config = {"games": 4, "seed": "SET", "players": [2]}
+    first = call("lab", config=config, start=0, count=2)
+    assert len(first["tally"]["setting"]) == 32
+    others = ({**config, "seed": "SET2"}, {**config, "games": 5}, {**config, "levels": ["easy"]})
+    for other in others:
+        error = call("lab", config=other, start=2, count=2, tally=first["tally"])
+        assert error["code"] == "bad_request" and "another setting" in error["message"], other
+        late = call("lab", config=other, start=2, count=2)
+        mixed = call("lab_summary", tallies=[first["tally"], late["tally"]])
+        assert mixed["code"] == "bad_request" and "different settings" in mixed["message"]
+    rest = call("lab", config=config, start=2, count=2, tally=first["tally"])
+    assert rest["tally"]["setting"] == first["tally"]["setting"]
+    forged = {**first["tally"], "setting": 7}
+    assert call("lab_summary", tallies=[forged])["code"] == "bad_request"
 
 
 def test_lab_op_is_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -207,7 +225,7 @@ def test_lab_op_bad_input() -> None:
     ):
         answer = json.loads(handle(json.dumps({"op": "lab_summary", "tallies": [bad]})))
         assert answer["error"]["code"] == "bad_request", bad
-        error = call("lab", config={**good, "seed": "T2"}, start=1, count=1, tally=bad)
+        error = call("lab", config=good, start=1, count=1, tally=bad)
         assert error["code"] == "bad_request", bad
 
 

@@ -140,6 +140,7 @@ function installer(files) {
       FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
       FS.writeFile(path, data);
     }
+    mark("installed")();
   };
 }
 
@@ -365,7 +366,6 @@ async function restore(loadPyodide, options, found, version) {
   const factory = options.createPyodideModule;
   const createPyodideModule = async (settings) => {
     const module = await factory(settings);
-    mark("compiled")();
     unpack(await packed, memory);
     await verified;
     memory = packed = verified = null; // loadPyodide keeps its options for good, not 30 MB
@@ -414,10 +414,12 @@ async function boot() {
   const found = key ? await checkSnapshot(stored, key).then(mark("found")) : {};
   const { loadPyodide } = await runtime;
 
+  const factory = (await emscripten).default;
   const options = {
     indexURL: here("pyodide/"),
     fsInit: installer(files),
-    createPyodideModule: (await emscripten).default,
+    // Marks when WebAssembly is compiled and instantiated, before Python starts ("compiled").
+    createPyodideModule: (settings) => factory(settings).then(mark("compiled")),
   };
   if (build.stdlib) options.stdLibURL = here(build.stdlib);
   let pyodide = null;

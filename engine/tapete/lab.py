@@ -32,6 +32,7 @@ keeps the games finished so far. The page runs a lab in chunks through the worke
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -122,6 +123,12 @@ class LabConfig:
             "options": self.option,
             "levels": list(self.levels),
         }
+
+    def key(self) -> str:
+        """A short fingerprint of the whole setting (game, players, games, seed, options,
+        levels): a tally carries it, so games of two settings are never counted together."""
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
 
     @classmethod
     def from_json(cls, data: Any) -> LabConfig:

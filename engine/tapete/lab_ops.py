@@ -29,7 +29,12 @@ def chunk_request(request: Mapping[str, Any], progress: Progress | None = None) 
     config = LabConfig.from_json(request.get("config"))
     start = _count(request, "start", 0, config.games - 1)
     count = _count(request, "count", 1, MAX_CHUNK)
-    tally = Tally.from_json(request["tally"]) if request.get("tally") is not None else Tally()
+    setting = config.key()
+    tally = Tally(setting=setting)
+    if request.get("tally") is not None:
+        tally = Tally.from_json(request["tally"])
+        if tally.setting != setting:
+            raise BadRequestError("the tally sent counts games of another setting", field="tally")
     Tally(spans=list(tally.spans)).add_span(start, min(start + count, config.games))  # fail early
     result = run(config, progress, start=start, count=count)
     tally.add(tally_of(result.records))

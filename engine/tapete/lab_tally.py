@@ -10,9 +10,11 @@ counter  {value: how many times}: values are text (a number in its shortest exac
 spans    the game indices tallied, as sorted, disjoint [start, end) ranges: adding a tally that
          counts a game twice is refused
 counts   games, finished games, closes, closes the closer won, closes undercut, drawn games
+setting  which lab setting the games were played under (:func:`tapete.lab.LabConfig.key`), or
+         "" when unknown: tallies of two different settings are never added up
 
-JSON form: {"spans": [[0, 8]], "counts": {"games": 8, ...}, "counters": {"ends": {"close": 20},
-"turns": {"3": 7, ...}, ...}}.
+JSON form: {"setting": "...", "spans": [[0, 8]], "counts": {"games": 8, ...}, "counters":
+{"ends": {"close": 20}, "turns": {"3": 7, ...}, ...}}.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ COUNTERS = (
     "finals",
 )
 MAX_KEYS = 100_000
+MAX_SETTING = 64
 MAX_COUNT = 10**12
 
 
@@ -52,6 +55,7 @@ def number_key(value: float) -> str:
 
 @dataclass
 class Tally:
+    setting: str = ""
     spans: list[tuple[int, int]] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)
     counters: dict[str, Counter[str]] = field(
@@ -84,6 +88,9 @@ class Tally:
                 self.counts["undercut"] += row.undercut
 
     def add(self, other: Tally) -> None:
+        if self.setting and other.setting and self.setting != other.setting:
+            raise BadRequestError("these tallies count games of different settings", field="tally")
+        self.setting = self.setting or other.setting
         for start, end in other.spans:
             self.add_span(start, end)
         self.counts.update(other.counts)
@@ -111,6 +118,7 @@ class Tally:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "setting": self.setting,
             "spans": [list(span) for span in self.spans],
             "counts": {name: self.counts[name] for name in COUNTS},
             "counters": {name: dict(sorted(self.counters[name].items())) for name in COUNTERS},
@@ -121,7 +129,10 @@ class Tally:
         """A tally sent back by the page; anything malformed is ``bad_request``."""
         if not isinstance(data, Mapping):
             raise BadRequestError(f"{path} must be an object; got {describe(data)}", field=path)
-        tally = cls()
+        setting = data.get("setting", "")
+        if not isinstance(setting, str) or len(setting) > MAX_SETTING:
+            raise BadRequestError(f"{path}.setting: bad value {describe(setting)}", field=path)
+        tally = cls(setting=setting)
         spans = data.get("spans")
         if not isinstance(spans, list) or len(spans) > MAX_KEYS:
             raise BadRequestError(f"{path}.spans must be a list", field=path)

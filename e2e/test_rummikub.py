@@ -1,6 +1,7 @@
 """Rummikub in Chromium: a turn built by dragging (mouse), by tap-select (touch) and by the
-keyboard; live meld validity; a refused table with its reason (and the game kept); undo and
-reset; the hint applied; a bot's turn; reload mid-game; Spanish; desktop and phone pictures."""
+keyboard; on a phone a swipe over tiles scrolls and a long press drags; live meld validity; a
+refused table with its reason (and the game kept); undo and reset; the hint applied; a bot's
+turn; reload mid-game; Spanish; desktop and phone pictures."""
 
 from __future__ import annotations
 
@@ -180,6 +181,120 @@ def test_tap_select_on_a_phone(new_context: Any, app_url: str) -> None:
     shot(page, "rummikub-04-phone-built")
     page.tap("[data-testid=done]")
     wait_until(page, "Number(document.querySelector('[data-testid=play]')?.dataset.moves) >= 1", 60)
+
+
+def touch(cdp: Any, kind: str, x: float | None = None, y: float | None = None) -> None:
+    """One touch event through the DevTools protocol (Playwright's touchscreen only taps)."""
+    points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def rack_codes(page: Any) -> list[str]:
+    codes = "els => els.map(e => e.dataset.code)"
+    return page.eval_on_selector_all("[data-testid=hand-tile]", codes)  # type: ignore[no-any-return]
+
+
+def center(page: Any, selector: str) -> tuple[float, float]:
+    found = box(page, selector)
+    return found["x"] + found["width"] / 2, found["y"] + found["height"] / 2
+
+
+def test_touch_swipe_scrolls_and_long_press_drags(new_context: Any, app_url: str) -> None:
+    """On a phone a swipe over the rack scrolls the page; a long press lifts a tile to drag it."""
+    # a short phone screen (browser bars shown), so that the turn's page is taller than it
+    context = new_context(viewport={"width": 375, "height": 480}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    start(page, app_url)
+    cdp = context.new_cdp_session(page)
+    scroll_y = "window.scrollY"
+    assert page.evaluate("document.documentElement.scrollHeight - innerHeight") > 60
+    rack = rack_codes(page)
+
+    # a quick swipe up that starts on a rack tile scrolls the page and moves nothing
+    x, y = center(page, hand("R4"))
+    assert y < 480 and page.evaluate(scroll_y) == 0
+    touch(cdp, "touchStart", x, y)
+    for i in range(1, 11):
+        page.wait_for_timeout(16)
+        touch(cdp, "touchMove", x, y - 18 * i)
+    touch(cdp, "touchEnd")
+    wait_until(page, "window.scrollY > 20", 5)
+    page.wait_for_timeout(400)  # no click, no lift comes late
+    assert melds(page) == []
+    assert rack_codes(page) == rack
+    assert page.locator(".mt-tile.mt-selected, .mt-tile.mt-lifted, .mt-ghost").count() == 0
+
+    # a long press lifts the tile, then the finger drags it onto "New meld"; the page stays put
+    scrolled = page.evaluate(scroll_y)
+    x, y = center(page, hand("R5"))
+    touch(cdp, "touchStart", x, y)
+    page.wait_for_timeout(450)
+    assert page.locator(f"{hand('R5')}.mt-lifted").count() == 1
+    shot(page, "rummikub-05-phone-long-press")
+    nx, ny = center(page, "[data-testid=new-meld]")
+    seen = set()
+    for i in range(1, 13):
+        touch(cdp, "touchMove", x + (nx - x) * i / 12, y + (ny - y) * i / 12)
+        page.wait_for_timeout(16)
+        seen.add(page.evaluate(scroll_y))
+    assert seen == {scrolled}
+    page.wait_for_selector("[data-testid=new-meld].mt-over")
+    assert page.locator(".mt-ghost").count() == 1
+    shot(page, "rummikub-05b-phone-touch-drag")
+    assert page.evaluate(scroll_y) == scrolled
+    touch(cdp, "touchEnd")
+    wait_until(page, "document.querySelectorAll('[data-testid=meld]').length === 1", 5)
+    assert melds(page) == [["R5"]]
+    assert page.locator(hand("R5")).count() == 0
+    assert page.locator(".mt-ghost, .mt-tile.mt-lifted, .mt-tile.mt-dragging").count() == 0
+    # (the page got shorter: the table's "empty" note went, so the scroll may be clamped)
+    room = page.evaluate("document.documentElement.scrollHeight - innerHeight")
+    assert page.evaluate(scroll_y) == min(scrolled, room)
+
+    # lifted and let go in place, a tile stays picked up (as after a tap); a tap then places it
+    x, y = center(page, hand("R6"))
+    touch(cdp, "touchStart", x, y)
+    page.wait_for_timeout(450)
+    touch(cdp, "touchEnd")
+    page.wait_for_timeout(200)
+    assert page.get_attribute(hand("R6"), "aria-pressed") == "true"
+    page.tap(f"{meld(0)} >> [data-testid=gap] >> nth=-1")
+    assert melds(page) == [["R5", "R6"]]
+    # the engine's answer redraws the table while a tile is held: the drag goes on
+    states(page)
+    page.tap(hand("R8"))
+    # "New meld" (the engine is asked ~120 ms later), and a mark on K8 as drawn now
+    x, y = page.evaluate(
+        """() => { document.querySelector('[data-testid=new-meld]').click();
+                   const tile = document.querySelector("[data-testid=hand-tile][data-code='K8']");
+                   tile.dataset.probe = 'old';
+                   const r = tile.getBoundingClientRect();
+                   return [r.x + r.width / 2, r.y + r.height / 2]; }"""
+    )
+    touch(cdp, "touchStart", x, y)
+    page.wait_for_timeout(450)
+    # redrawn (no mark), still up
+    assert page.locator(f"{hand('K8')}.mt-lifted:not([data-probe])").count() == 1
+    tx, ty = center(page, f"{meld(1)} >> [data-testid=table-tile]")
+    for i in range(1, 9):
+        touch(cdp, "touchMove", x + (tx + 12 - x) * i / 8, y + (ty - y) * i / 8)
+        page.wait_for_timeout(16)
+    touch(cdp, "touchEnd")
+    wait_until(page, "document.querySelectorAll('[data-testid=table-tile]').length === 4", 5)
+    assert melds(page) == [["R5", "R6"], ["R8", "K8"]]
+    assert page.locator(".mt-ghost, .mt-lifted, .mt-dragging, .mt-over").count() == 0
+    # a swipe that starts on a table tile scrolls too (back up)
+    before = page.evaluate(scroll_y)
+    assert before > 20
+    x, y = center(page, f"{meld(0)} >> [data-testid=table-tile] >> nth=0")
+    touch(cdp, "touchStart", x, y)
+    for i in range(1, 11):
+        page.wait_for_timeout(16)
+        touch(cdp, "touchMove", x, y + 18 * i)
+    touch(cdp, "touchEnd")
+    wait_until(page, f"window.scrollY < {before}", 5)
+    assert melds(page) == [["R5", "R6"], ["R8", "K8"]]
+    shot(page, "rummikub-05c-phone-after-touch")
 
 
 def test_keyboard_turn(new_context: Any, app_url: str) -> None:

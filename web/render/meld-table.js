@@ -48,6 +48,11 @@
 // Interaction: drag a tile (pointer events: mouse, pen and touch) from the hand or any meld to a
 // meld (dropped between two tiles it is inserted there), to "New meld", or back to the hand
 // (only tiles that came from the hand this turn; dropped inside the hand it reorders the hand).
+// Mouse and pen: the drag starts once the pointer moves. Touch: a swipe over tiles scrolls the
+// page (tiles are `touch-action: manipulation`); a long press (LONG_PRESS_MS without moving more
+// than TOUCH_SLOP_PX) lifts the tile, then the finger drags it (a non-passive touchmove listener
+// on every tile stops the page scrolling meanwhile); lifted and released in place, the tile
+// stays picked up, as after a tap.
 // Tap (or Enter/Space) a tile to pick it up, then tap (or Enter) a target: the gaps of every
 // meld, "New meld", "Back to hand"; Escape puts it down; arrow keys move between tiles and
 // targets. A picked table tile can also split its meld in front of itself.
@@ -55,6 +60,9 @@
 import { h } from "../dom.js";
 
 const DRAG_START_PX = 6;
+const LONG_PRESS_MS = 280; // touch: how long a finger rests on a tile to lift it
+const TOUCH_SLOP_PX = 8; // touch: moving farther before the long press is a scroll, not a drag
+const TOUCH_CLICK_MS = 400; // touch: how long after a lift the browser's click is ignored
 const INSPECT_DELAY_MS = 120;
 
 let nextId = 1;
@@ -337,6 +345,7 @@ export class MeldTable {
   update(options) {
     Object.assign(this.opts, options);
     if (!this.opts.interactive) {
+      this.endDrag(); // the turn is over: a tile held or dragged is put down
       this.selected = null;
       this.choosing = false;
       this.chosen.clear();
@@ -582,7 +591,20 @@ export class MeldTable {
       face,
       chosen ? h("span", { class: "mt-check", "aria-hidden": "true" }, "✓") : null,
     );
-    if (live) el.addEventListener("pointerdown", (event) => this.pointerDown(event, tile.id));
+    if (live) {
+      el.addEventListener("pointerdown", (event) => this.pointerDown(event, tile.id));
+      // touch events keep going to the tile the finger went down on (even if a render has
+      // replaced it), so the listeners that stop scrolling during a touch drag live on tiles
+      el.addEventListener("touchmove", (event) => this.touchMove(event), { passive: false });
+      el.addEventListener("contextmenu", (event) => this.drag && this.drag.touch && event.preventDefault());
+      const d = this.drag;
+      if (d && d.tileId === tile.id) {
+        // a render during a drag: the new element stands for the dragged tile
+        d.el = el;
+        if (d.active) el.classList.add("mt-dragging");
+        else if (d.held) el.classList.add("mt-lifted");
+      }
+    }
     return el;
   }
 
@@ -617,7 +639,10 @@ export class MeldTable {
       return;
     }
     if (tileEl) {
-      if (this.suppressClick) return;
+      if (this.suppressClick) {
+        this.suppressClick = false; // only the one click that follows the drag
+        return;
+      }
       // a tile in a meld while one is picked: put the picked tile in front of it
       const picked = this.selected ? this.find(this.selected) : null;
       const here = this.find(tileEl.dataset.tile);
@@ -672,24 +697,56 @@ export class MeldTable {
 
   pointerDown(event, tileId) {
     if (!this.opts.interactive || this.choosing || (event.pointerType === "mouse" && event.button !== 0)) return;
+    if (!event.isPrimary) return; // a second finger (a pinch) never drags
     this.endDrag();
     const el = event.currentTarget;
-    this.drag = { tileId, el, x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null, over: null, active: false };
+    const touch = event.pointerType === "touch";
+    // touch: nothing is dragged until a long press lifts the tile (`held`); mouse, pen: at once
+    this.drag = { tileId, el, x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null, over: null, active: false, touch, held: !touch };
     const move = (e) => this.pointerMove(e);
     const up = (e) => this.pointerUp(e);
-    const cancel = () => this.endDrag();
-    this.drag.listeners = { move, up, cancel };
+    const cancel = (e) => e.pointerId === this.drag?.id && this.endDrag();
+    const away = () => this.endDrag();
+    this.drag.listeners = { move, up, cancel, away };
     window.addEventListener("pointermove", move);
     window.addEventListener("pointerup", up);
     window.addEventListener("pointercancel", cancel);
+    window.addEventListener("blur", away);
+    if (touch) this.drag.timer = setTimeout(() => this.lift(), LONG_PRESS_MS);
+  }
+
+  /** Touch: the long press picked the tile up; from now on the finger drags it. */
+  lift() {
+    const d = this.drag;
+    if (!d || d.held) return;
+    d.held = true;
+    d.el.classList.add("mt-lifted");
+    try {
+      // a short buzz where it is allowed (browsers refuse it before the page was ever tapped)
+      if (typeof navigator.vibrate === "function" && (!navigator.userActivation || navigator.userActivation.hasBeenActive)) navigator.vibrate(12);
+    } catch {
+      // no vibration: the lifted tile is the feedback
+    }
+  }
+
+  touchMove(event) {
+    // the browser must not scroll (or zoom) while a lifted tile follows the finger (or a pen,
+    // where the browser sends touch events for a stylus)
+    if (this.drag && this.drag.held && event.cancelable) event.preventDefault();
   }
 
   pointerMove(event) {
     const d = this.drag;
     if (!d || event.pointerId !== d.id) return;
+    if (!d.held) {
+      // touch before the long press: moving is a scroll (the browser then cancels the pointer)
+      if (Math.hypot(event.clientX - d.x, event.clientY - d.y) > TOUCH_SLOP_PX) this.endDrag();
+      return;
+    }
     if (!d.active) {
       if (Math.hypot(event.clientX - d.x, event.clientY - d.y) < DRAG_START_PX) return;
       d.active = true;
+      d.el.classList.remove("mt-lifted");
       const rect = d.el.getBoundingClientRect();
       d.dx = d.x - rect.left;
       d.dy = d.y - rect.top;
@@ -718,25 +775,38 @@ export class MeldTable {
     if (!d || event.pointerId !== d.id) return;
     if (!d.active) {
       this.endDrag();
+      if (d.touch && d.held) {
+        // lifted by a long press and let go in place: the tile stays picked up, as after a tap
+        this.quietClick(true);
+        if (this.selected !== d.tileId) this.pick(d.tileId);
+      }
       return; // a tap: the click handler picks the tile up
     }
     const target = this.targetAt(event.clientX, event.clientY);
     this.endDrag();
     // the click that follows a drag must not pick the tile up
-    this.suppressClick = true;
-    setTimeout(() => (this.suppressClick = false), 0);
+    this.quietClick(d.touch);
     if (target) this.moveTile(d.tileId, target.target);
+  }
+
+  /** Ignore the click the browser may send after a drag: at once (mouse, pen) or a tap's (touch). */
+  quietClick(touch) {
+    this.suppressClick = true;
+    clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => (this.suppressClick = false), touch ? TOUCH_CLICK_MS : 0);
   }
 
   endDrag() {
     const d = this.drag;
     if (!d) return;
+    clearTimeout(d.timer);
     window.removeEventListener("pointermove", d.listeners.move);
     window.removeEventListener("pointerup", d.listeners.up);
     window.removeEventListener("pointercancel", d.listeners.cancel);
+    window.removeEventListener("blur", d.listeners.away);
     if (d.ghost) d.ghost.remove();
     if (d.over) d.over.classList.remove("mt-over");
-    d.el.classList.remove("mt-dragging");
+    d.el.classList.remove("mt-dragging", "mt-lifted");
     document.body.classList.remove("mt-drag-on");
     this.drag = null;
   }

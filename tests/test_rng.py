@@ -51,3 +51,28 @@ def test_seeds() -> None:
     assert is_valid_seed(seed) and len(seed) == 6
     for bad in ("", "x" * 33, "a b", "ñ", None, 5, "../x"):
         assert not is_valid_seed(bad)
+
+
+def reference_shuffle(rng: Rng, items: list[int]) -> None:
+    """Plain Fisher-Yates on ``below``: what ``Rng.shuffle`` must equal, draw for draw."""
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+@pytest.mark.parametrize("length", [0, 1, 2, 3, 17, 60, 63, 64, 65, 106, 200])
+def test_shuffle_equals_fisher_yates_on_below(length: int) -> None:
+    for k in range(40):
+        fast, slow = Rng.derive("shuffle", length, k), Rng.derive("shuffle", length, k)
+        a, b = list(range(length)), list(range(length))
+        fast.shuffle(a)
+        reference_shuffle(slow, b)
+        assert a == b and fast.state == slow.state, (length, k)
+
+
+def test_batched_draws_are_the_next_outputs() -> None:
+    from tapete.rng import draws
+
+    for state in (0, 1, 0xFFFFFFFFFFFFFFFF, 0x123456789ABCDEF0, Rng.derive("lanes").state):
+        rng = Rng(state)
+        assert list(draws(state, 63)) == [rng.next_u64() for _ in range(63)]

@@ -229,11 +229,27 @@ def test_skip_shuffle_makes_the_rejected_draws_too() -> None:
     assert rejected > 0  # some of them really were rejected
 
 
-def test_the_inlined_playout_plays_as_the_policy_move_by_move() -> None:
-    for step, state, _seat, _text in states(recorded("GOLD4N")):
+def test_a_shuffle_near_a_rejected_draw_is_plain_fisher_yates() -> None:
+    """The shuffle's draws made all at once (``rng.draws``) give way to single draws there."""
+    gamma = 0x9E3779B97F4A7C15
+    for output in (2**64 - 1, 2**64 - 16, 2**64 - 64, 2**64 - 65):  # the last one is never rare
+        rare = unmix(output)
+        for length in (2, 3, 45, 60, 64):
+            for k in (1, 2, length - 1, length, length + 1):  # the k-th draw meets the rare state
+                start = (rare - k * gamma) % 2**64
+                plain, items = PlainSplitMix64(start), list(range(length))
+                plain.shuffle(items)
+                fast = Rng(start)
+                assert fast.shuffled(range(length)) == items, (output, length, k)
+                assert fast.state == plain.state, (output, length, k)
+
+
+@pytest.mark.parametrize("seed", ["GOLD4N", "SMALL3", "SMALL5"])  # 4, 3 and 5 players
+def test_the_inlined_playout_plays_as_the_policy_move_by_move(seed: str) -> None:
+    for step, state, _seat, _text in states(recorded(seed)):
         if state.phase != "play" or step % 3:
             continue
-        for noise in (0.0, 0.1, 0.5):
+        for noise in (0.0, 0.1, 0.5, 1.0):
             fast, slow = ai.round_from_state(state), ai.round_from_state(state)
             fast_chance, slow_chance = random.Random(step), random.Random(step)
             ai.play_out(fast, fast_chance, noise)
@@ -262,6 +278,38 @@ def test_a_sampler_draws_as_sample_world_does() -> None:
             assert bids == world.bids
             assert sorted(hands) == [s for s in range(state.players) if s != seat]
             assert all(tuple(hands[s]) == world.hands[s] for s in hands)
+            numbers_rng = Rng.derive("sampler", step, k)
+            number_hands, number_bids = sampler.draw_numbers(numbers_rng)
+            assert numbers_rng.state == world_rng.state and number_bids == bids
+            assert {s: [DECK[c] for c in cards] for s, cards in number_hands.items()} == hands
+
+
+@pytest.mark.parametrize("seed", ["SMALL3", "SMALL4", "SMALL5"])  # delayed, restricted, hidden
+def test_a_bid_world_drawn_on_numbers_is_the_whole_world(seed: str) -> None:
+    """``BidWorlds`` skips whole states when nobody bids before the seat: the same worlds."""
+    for step, state, seat, _text in states(recorded(seed)):
+        if state.phase != "bid" or step % 2:
+            continue
+        fast, slow = ai.BidWorlds(GAME, state, seat), ai.BidWorlds(GAME, state, seat)
+        assert not fast.ahead
+        slow.ahead = True  # the trump choice's way: a whole state per world
+        for k in range(3):
+            fast_rng, slow_rng = Rng.derive("bid world", step, k), Rng.derive("bid world", step, k)
+            (quick, quick_legal, quick_state), (whole, legal, world) = (
+                fast.world(fast_rng),
+                slow.world(slow_rng),
+            )
+            assert fast_rng.state == slow_rng.state
+            assert (quick.hands, quick.bids, quick.won, quick.leader, quick.turn, quick.trump) == (
+                whole.hands,
+                whole.bids,
+                whole.won,
+                whole.leader,
+                whole.turn,
+                whole.trump,
+            )
+            assert quick_legal == legal
+            assert [b is None for b in quick_state.bids] == [b is None for b in world.bids]
 
 
 # -- recording and the full check (command line) -------------------------------------------------

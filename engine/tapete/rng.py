@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
+from array import array
 from bisect import bisect_left
 from collections.abc import MutableSequence, Sequence
 from functools import lru_cache
@@ -80,9 +82,20 @@ class Rng:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates, in place: for i from the end down to 1, swap items i and below(i + 1)."""
+        """Fisher-Yates, in place: for i from the end down to 1, swap items i and below(i + 1).
+
+        Up to 64 items, when no draw can be rejected (see :meth:`skip_shuffle`), the draws are
+        made all at once by :func:`draws`; else one by one.
+        """
+        length = len(items)
         state = self.state
-        for i in range(len(items) - 1, 0, -1):
+        if 1 < length <= RARE_OUTPUTS and not rare_state_within(state, length - 1):
+            for i, z in zip(range(length - 1, 0, -1), draws(state, length - 1), strict=True):
+                j = z % (i + 1)
+                items[i], items[j] = items[j], items[i]
+            self.state = (state + (length - 1) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            return
+        for i in range(length - 1, 0, -1):
             n = i + 1
             limit = TWO64 - TWO64 % n
             while True:  # below(n), inlined
@@ -183,6 +196,40 @@ def rare_state_within(state: int, steps: int) -> bool:
         return i < len(positions) and positions[i] <= last
     # the window wraps around 2**64
     return bisect_left(positions, first) < len(positions) or positions[0] <= last - TWO64
+
+
+# -- many draws at once -------------------------------------------------------------------------
+#
+# A shuffle of up to 64 items makes up to 63 draws from consecutive states. Python spends most
+# of a draw's time interpreting its dozen operations, not computing them, so the draws are made
+# together: the states sit in 128-bit lanes of one big int (lane k holds the state after k + 1
+# draws, in its low 64 bits), and each step of the mix is one operation on the whole int. A
+# lane's product fits in its 128 bits, and masking every shift (``& low``) stops bits from
+# crossing into the next lane, so each lane computes exactly what ``next_u64`` would.
+
+
+@lru_cache(maxsize=64)
+def lanes(count: int) -> tuple[int, int, int]:
+    """For ``count`` lanes: a 1 in each lane, k * GOLDEN_GAMMA in lane k - 1, 64 ones in each."""
+    ones = sum(1 << (128 * k) for k in range(count))
+    steps = sum((k + 1) << (128 * k) for k in range(count))
+    return ones, steps * GOLDEN_GAMMA, ones * MASK64
+
+
+def draws(state: int, count: int) -> Sequence[int]:
+    """The next ``count`` outputs of ``next_u64`` from ``state`` (the state is not moved)."""
+    ones, gammas, low = lanes(count)
+    z = (state * ones + gammas) & low  # lane k: (state + (k + 1) * gamma) mod 2**64
+    z = ((z ^ ((z >> 30) & low)) * 0xBF58476D1CE4E5B9) & low
+    z = ((z ^ ((z >> 27) & low)) * 0x94D049BB133111EB) & low
+    z ^= (z >> 31) & low
+    # each lane is two 64-bit words, the output first: laid out little-endian, read as words
+    raw = z.to_bytes(16 * count, "little")
+    if sys.byteorder == "little":
+        return memoryview(raw).cast("Q")[::2]
+    words = array("Q", raw)  # a big-endian machine reads each word byte-reversed: swap back
+    words.byteswap()
+    return words[::2]
 
 
 def new_seed(rng: Rng, length: int = 6) -> str:

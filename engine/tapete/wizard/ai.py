@@ -4,7 +4,8 @@ Every decision starts from what the seat may see: ``game.view(state, seat)`` and
 by ``game.sample_world(state, seat, rng)`` (other hands re-dealt, shown voids respected; a
 search uses its :class:`WorldSampler`, which does the work common to all worlds once). A
 world is then copied into a :class:`Round`, a fast simulator on plain lists of card numbers,
-which plays the rest of the round many times over. The simulator implements the rules of
+which plays the rest of the round many times over (its playouts, :func:`play_out`, hold each
+hand as the bits of an int: :class:`Layout`). The simulator implements the rules of
 ``trick_winner`` and ``legal_cards`` incrementally; ``tests/test_ismcts.py`` proves that it
 agrees with the engine's ``apply`` on random games. Speed work must not change a decision:
 ``tests/test_wizard_ai_golden.py`` replays recorded games.
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -38,7 +39,7 @@ from typing import Any
 from ..bots.ismcts import CURRENT_PROGRESS, Progress, reporting_progress, search
 from ..rng import Rng
 from .bots import heuristic_bot, trick_estimate
-from .cards import DECK, SUITS
+from .cards import DECK, DECK_NUMBER, SUITS
 from .game import Move, Wizard, WizardState, WorldSampler, round_points
 
 # -- cards as numbers ----------------------------------------------------------------------------
@@ -47,7 +48,7 @@ WIZ = 4
 JES = 5
 NO_LED = -1
 FREE = 4
-CARD_NUMBER: dict[str, int] = {code: i for i, code in enumerate(DECK)}
+CARD_NUMBER = DECK_NUMBER
 SUIT: tuple[int, ...] = tuple(
     WIZ if code[0] == "Z" else JES if code[0] == "N" else SUITS.index(code[0]) for code in DECK
 )
@@ -228,12 +229,6 @@ def power_keys(trump: int, led: int) -> tuple[int, ...]:
     return tuple(keys)
 
 
-@lru_cache(maxsize=8)
-def power_key_rows(trump: int) -> tuple[tuple[int, ...], ...]:
-    """``power_keys(trump, led)`` for led = NO_LED, 0, 1, 2, 3, at index ``led + 1``."""
-    return tuple(power_keys(trump, led) for led in range(NO_LED, 4))
-
-
 def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
     """The card the heuristic bot (``choose_card``) would play for the seat to move."""
     seat = sim.turn
@@ -273,73 +268,184 @@ def policy_card(sim: Round, chance: random.Random, noise: float) -> int:
     return heuristic_card(sim, legal)
 
 
+# -- the playout on bits ---------------------------------------------------------------------------
+
+
+class Layout:
+    """The cards as the bits of an int, for one trump: how :func:`play_out` holds a hand.
+
+    A hand is the int with bit ``pos[card]`` set for each card in it. Positions follow the
+    heuristic bot's power order with no suit led (``power_keys(trump, NO_LED)``: Jesters,
+    the other suits by rank, trumps, Wizards), so its cheapest or dearest card is the lowest
+    or highest bit. With a suit other than trump led, that suit rises above the other suits:
+    ``groups[led + 1]`` is then (low, led, high), the cards below the led suit, the led suit's
+    and those above it, each in power order, and the cheapest card of a set ``cards`` is the
+    lowest bit of ``cards & low or cards & led or cards`` (the dearest: the highest bit of
+    ``cards & high or cards & led or cards``). Where the order stays the same, the groups are
+    (all, 0, all), which leaves ``cards`` as it is.
+    """
+
+    __slots__ = ("pos", "bit", "suit", "beaten_by", "follow", "wild", "every", "groups")
+
+    def __init__(self, trump: int) -> None:
+        card_at = sorted(range(CARDS), key=power_keys(trump, NO_LED).__getitem__)
+        pos = [0] * CARDS
+        for p, card in enumerate(card_at):
+            pos[card] = p
+        self.pos = tuple(pos)  # card number -> position
+        self.bit = tuple(1 << p for p in pos)  # card number -> its bit
+        self.suit = tuple(SUIT[card] for card in card_at)  # position -> SUIT
+
+        def bits(cards: Sequence[int] | range) -> int:
+            return sum(1 << pos[card] for card in cards)
+
+        self.every = bits(range(CARDS))
+        # position of the best card so far -> the cards that beat it (beats_table as bits)
+        self.beaten_by = tuple(
+            bits([card for card in range(CARDS) if beats(card, best, trump)]) for best in card_at
+        )
+        self.follow = tuple(
+            bits([card for card in range(CARDS) if SUIT[card] == suit]) for suit in range(4)
+        )
+        self.wild = bits([card for card in range(CARDS) if SUIT[card] >= WIZ])
+        high = bits([card for card in range(CARDS) if SUIT[card] in (WIZ, trump)])
+        groups: list[tuple[int, int, int]] = []
+        for led in range(NO_LED, FREE + 1):
+            if led in (NO_LED, FREE, trump):  # power_keys(trump, NO_LED) applies
+                groups.append((self.every, 0, self.every))
+            else:  # Jesters and the other suits < the led suit < trumps and Wizards
+                suit = self.follow[led]
+                groups.append((self.every & ~suit & ~high, suit, high))
+        self.groups = tuple(groups)
+
+
+@lru_cache(maxsize=8)
+def layout(trump: int) -> Layout:
+    return Layout(trump)
+
+
+@lru_cache(maxsize=64)
+def strong_bits(trump: int, players: int) -> tuple[int, ...]:
+    """``strong_cards(trump, players, size)`` as bits of :func:`layout`, for every hand size."""
+    bit = layout(trump).bit
+    return tuple(
+        sum(bit[card] for card, strong in enumerate(strong_cards(trump, players, size)) if strong)
+        for size in range(CARDS // players + 1)
+    )
+
+
+def random_card(
+    order: list[int], bit: tuple[int, ...], legal: int, follows: int, draw: Callable[[], float]
+) -> int:
+    """``legal[int(draw() * len(legal))]``, the legal cards listed as ``Round.legal`` does.
+
+    ``order`` is the hand as a list (with the cards played since it was made: only those in
+    ``legal``, as bits, count); ``follows`` the cards of the led suit when they must be followed.
+    """
+    if not follows:
+        cards = [card for card in order if legal & bit[card]]
+    else:  # the led suit first, then Wizards and Jesters, each in hand order
+        wild = legal ^ follows
+        cards = [card for card in order if follows & bit[card]]
+        cards += [card for card in order if wild & bit[card]]
+    return cards[int(draw() * len(cards))]
+
+
 def play_out(sim: Round, chance: random.Random, noise: float) -> Round:
-    """Play the round to its end with the policy; returns ``sim``, changed.
+    """Play the round to its end with the policy; returns ``sim``, changed (hands emptied).
 
     The same moves and draws as ``while sim.turn >= 0: sim.play(policy_card(sim, chance,
-    noise))``, with ``Round.legal``, ``heuristic_card`` and ``Round.play`` written out in one
-    loop over local variables: the search spends most of its time here.
-    ``tests/test_wizard_ai_golden.py`` checks the two agree.
+    noise))``, written out in one loop over local variables (the search spends most of its
+    time here) and on hands as bits (:class:`Layout`): the legal cards, the winning ones, the
+    cheapest or dearest are a few operations on ints instead of lists. Only a random card
+    needs the hand's order (``Round.legal`` lists it): ``sim.hands`` keep it, untouched
+    until the end. ``tests/test_wizard_ai_golden.py`` checks the two agree.
     """
-    n, trump, beats, hands, bids, won = sim.n, sim.trump, sim.beats, sim.hands, sim.bids, sim.won
-    trick, led, best, turn, leader = sim.trick, sim.led, sim.best, sim.turn, sim.leader
-    keys_by_led = power_key_rows(trump)
+    if sim.turn < 0:
+        return sim
+    n, bids, won, lists = sim.n, sim.bids, sim.won, sim.hands
+    lay = layout(sim.trump)
+    pos, bit, suit_at, beaten_by, follow, wild, groups = (
+        lay.pos,
+        lay.bit,
+        lay.suit,
+        lay.beaten_by,
+        lay.follow,
+        lay.wild,
+        lay.groups,
+    )
+    strong_by_size = strong_bits(sim.trump, n)
+    hands = [sum(map(bit.__getitem__, hand)) for hand in lists]  # distinct bits: sum is "or"
+    led, leader, turn, played = sim.led, sim.leader, sim.turn, len(sim.trick)
+    # The trick so far, kept up to date as cards are played: the cards that beat its best card
+    # (all of them before the first), the seat of that card, the cards of the led suit if one
+    # must be followed, and the groups of Layout for the led suit.
+    beating, best_seat, led_cards = lay.every, -1, 0
+    low, middle, high = groups[led + 1]
+    if played:
+        beating = beaten_by[pos[sim.best]]
+        best_seat = (leader + sim.trick.index(sim.best)) % n
+        led_cards = follow[led] if led != NO_LED and led != FREE else 0
     draw = chance.random
     while turn >= 0:
         hand = hands[turn]
-        # the legal cards (Round.legal; only read, so the hand itself may serve)
+        # the legal cards (Round.legal)
         legal = hand
-        if led != NO_LED and led != FREE:
-            follow = [c for c in hand if SUIT[c] == led]
-            if follow:
-                legal = follow + [c for c in hand if SUIT[c] >= WIZ]
-        # the policy (policy_card, heuristic_card)
-        if len(legal) == 1:
-            card = legal[0]
+        if follows := hand & led_cards:
+            legal = follows | (hand & wild)
+        # the policy (policy_card, heuristic_card): the card, or the cards to take the
+        # cheapest of (or the dearest, if dear)
+        if not legal & (legal - 1):  # a single card
+            card = legal.bit_length() - 1
         elif noise > 0.0 and draw() < noise:
-            card = legal[int(draw() * len(legal))]
+            card = pos[random_card(lists[turn], bit, legal, follows, draw)]
         else:
-            # (the winning and losing cards are only listed when a branch needs them)
-            key = keys_by_led[(NO_LED if led == FREE else led) + 1].__getitem__
-            start = (best + 1) * CARDS  # beats(card, best, trump) = beats[start + card]
-            if bids[turn] <= won[turn]:  # duck: the highest loser, else the lowest card
-                losing = [c for c in legal if not beats[start + c]] if best >= 0 else []
-                card = max(losing, key=key) if losing else min(legal, key=key)
-            else:
-                winning = [c for c in legal if beats[start + c]] if best >= 0 else legal
-                if not winning:
-                    card = min(legal, key=key)
-                elif len(trick) == n - 1:
-                    card = min(winning, key=key)
+            dear = False
+            if bids[turn] <= won[turn]:  # duck: the dearest loser, else the cheapest card
+                if cards := legal & ~beating:
+                    dear = True
                 else:
-                    strong_table = strong_cards(trump, n, len(hand))
-                    strong = [c for c in winning if strong_table[c]]
-                    if strong:
-                        card = min(strong, key=key)
-                    elif bids[turn] - won[turn] >= len(hand):
-                        card = max(winning, key=key)
+                    cards = legal
+            elif not (winning := legal & beating):
+                cards = legal
+            elif played == n - 1:
+                cards = winning
+            else:
+                size = hand.bit_count()
+                if not (cards := winning & strong_by_size[size]):  # else: the cheapest strong
+                    if bids[turn] - won[turn] >= size:
+                        cards, dear = winning, True
                     else:
-                        losing = [c for c in legal if not beats[start + c]] if best >= 0 else []
-                        card = min(losing, key=key) if losing else min(winning, key=key)
+                        cards = (legal & ~beating) or winning
+            if dear:
+                cards = cards & high or cards & middle or cards
+                card = cards.bit_length() - 1
+            else:
+                cards = cards & low or cards & middle or cards
+                card = (cards & -cards).bit_length() - 1  # the lowest set bit
         # the move (Round.play)
-        hand.remove(card)
+        card_bit = 1 << card
+        hands[turn] = hand ^ card_bit
         if led == NO_LED:
-            suit = SUIT[card]
+            suit = suit_at[card]
             if suit == WIZ:
                 led = FREE
             elif suit != JES:
-                led = suit
-        if beats[(best + 1) * CARDS + card]:
-            best = card
-        trick.append(card)
-        if len(trick) < n:
+                led, led_cards = suit, follow[suit]
+                low, middle, high = groups[led + 1]
+        if beating & card_bit:
+            beating, best_seat = beaten_by[card], turn
+        played += 1
+        if played < n:
             turn = (turn + 1) % n
             continue
-        winner = (leader + trick.index(best)) % n
-        won[winner] += 1
-        leader, trick, led, best = winner, [], NO_LED, -1
-        turn = winner if hands[winner] else -1
-    sim.trick, sim.led, sim.best, sim.turn, sim.leader = trick, led, best, turn, leader
+        won[best_seat] += 1
+        leader, played, led, led_cards, beating = best_seat, 0, NO_LED, 0, lay.every
+        low, middle, high = groups[0]
+        turn = best_seat if hands[best_seat] else -1
+    for hand_list in lists:
+        hand_list.clear()
+    sim.trick, sim.led, sim.best, sim.turn, sim.leader = [], NO_LED, -1, -1, leader
     return sim
 
 
@@ -365,6 +471,13 @@ def estimate_tricks(hand: Sequence[str], trump: str | None, players: int) -> flo
 def estimate_table(trump: str | None, players: int, cards: int) -> dict[str, float]:
     """``trick_estimate`` of every card for a hand of ``cards`` cards."""
     return {code: trick_estimate(code, trump, players, cards) for code in DECK}
+
+
+@lru_cache(maxsize=256)
+def estimate_row(trump: str | None, players: int, cards: int) -> tuple[float, ...]:
+    """``estimate_table`` by card number."""
+    table = estimate_table(trump, players, cards)
+    return tuple(table[code] for code in DECK)
 
 
 def nearest_bid(expected: float, legal: Sequence[int]) -> int:
@@ -419,24 +532,25 @@ class WizardDomain:
         self.noise = level.noise
         self.chance = chance
         self.scale = 10.0 * (state.round + 2)
+        tricks = range(state.round + 1)
+        self.rewards = [[round_points(bid, won) / self.scale for won in tricks] for bid in tricks]
         # Once per decision, not per world: what sample_world needs, the trick so far as a
         # Round, and each hidden bidder's played cards (``guess_bids`` adds them to its hand).
         self.sampler = WorldSampler(game, state, seat)
         self.start = round_from_state(state)
-        self.played = {s: round_hand(state, s)[len(state.hands[s]) :] for s in self.hidden}
+        self.played = {
+            s: [CARD_NUMBER[c] for c in round_hand(state, s)[len(state.hands[s]) :]]
+            for s in self.hidden
+        }
 
     def determinize(self, rng: Rng) -> Round:
         """``round_from_state(sample_world(...))`` with ``guess_bids``, made without the state."""
-        dealt, world_bids = self.sampler.draw(rng)
-        hands = [
-            [CARD_NUMBER[c] for c in dealt[s]] if s in dealt else list(hand)
-            for s, hand in enumerate(self.start.hands)
-        ]
+        dealt, world_bids = self.sampler.draw_numbers(rng)  # new lists, the Round's to change
+        hands = [dealt[s] if s in dealt else list(hand) for s, hand in enumerate(self.start.hands)]
         bids = [int(bid or 0) for bid in world_bids]
         state = self.state
         for s in self.hidden:
-            hand = [*dealt[s], *self.played[s]]
-            expected = estimate_tricks(hand, state.trump, state.players)
+            expected = number_estimate(dealt[s] + self.played[s], state.trump, state.players)
             bids[s] = nearest_bid(expected, range(state.round + 1))
         return self.start.with_hands(hands, bids)
 
@@ -451,6 +565,8 @@ class WizardDomain:
         return sim
 
     def returns(self, sim: Round) -> list[float]:
+        if not self.spite:  # the formula below, looked up: (p - 0.0 * ...) / scale is p / scale
+            return [self.rewards[bid][won] for bid, won in zip(sim.bids, sim.won, strict=True)]
         points = sim.points()
         total = sum(points)
         others = sim.n - 1
@@ -577,28 +693,78 @@ def bid_values(
     seats after it bid, and the round is played out with the play policy, with the same random
     choices for every candidate.
     """
-    hidden = hidden_bidders(game, state, seat)
     totals = dict.fromkeys(candidates, 0.0)
     worlds = max(1, sims // len(candidates))
     progress = CURRENT_PROGRESS.get()
-    sampler = WorldSampler(game, state, seat)  # sample_world, its fixed part computed once
+    source = BidWorlds(game, state, seat)
+    n = state.players
     for done in range(1, worlds + 1):
-        # (nothing here reads the order of the world's stock)
-        world = heuristic_bids(game, sampler.world(rng, shuffle_stock=False), until=seat)
-        legal = [int(m.value) for m in game.legal_moves(world, seat)]
-        base = round_from_state(world)
-        base.bids = guess_bids(world, hidden)
+        base, legal, world = source.world(rng)
         playout_seed = rng.next_u64()
-        expected = [estimate_tricks(hand, world.trump, world.players) for hand in world.hands]
+        expected = [number_estimate(hand, state.trump, n) for hand in base.hands]
+        free = {  # each later seat's bid if nothing is forbidden to it: one for all candidates
+            s: nearest_bid(expected[s], range(state.round + 1))
+            for s, made in enumerate(world.bids)
+            if made is None and s != seat
+        }
         for bid in candidates:
             sim = base.copy()
             made = bid if bid in legal else min(legal, key=lambda b: (abs(b - bid), -b))
-            sim.bids = later_bids(game, world, seat, made, base.bids, expected)
+            sim.bids = later_bids(game, world, seat, made, base.bids, expected, free)
             play_out(sim, random.Random(playout_seed), noise)
-            totals[bid] += sim.points()[seat]
+            totals[bid] += round_points(sim.bids[seat], sim.won[seat])
         if progress is not None and (done % 10 == 0 or done == worlds):
             progress(done, worlds)
     return {bid: total / worlds for bid, total in totals.items()}
+
+
+def number_estimate(hand: Sequence[int], trump: str | None, players: int) -> float:
+    """``estimate_tricks`` of a hand of card numbers (the same sum, card by card, in order)."""
+    row = estimate_row(trump, players, len(hand))
+    return sum(row[card] for card in hand)
+
+
+class BidWorlds:
+    """The worlds of :func:`bid_values` for ``seat``, whose bid comes next in every one.
+
+    :meth:`world` gives a world as a :class:`Round` (with ``guess_bids``), the legal bids of
+    ``seat`` in it and a state with the world's bids for :func:`later_bids`. When ``seat`` is
+    to bid in ``state`` (a bid), nobody bids before it in a world: the worlds differ from
+    ``state`` only in the hands and the hidden bids, so only those are drawn
+    (``draw_numbers``, with the draws of ``sample_world``), and ``state`` serves
+    ``later_bids``, which reads of it only what the seat sees (who has bid; the bids
+    themselves only under the even-bid rule, which needs open bids). Before a trump choice,
+    the seats before the dealer bid as the heuristic bot in each world, on whole states.
+    """
+
+    def __init__(self, game: Wizard, state: WizardState, seat: int) -> None:
+        self.game = game
+        self.state = state
+        self.seat = seat
+        self.hidden = hidden_bidders(game, state, seat)
+        self.sampler = WorldSampler(game, state, seat)  # sample_world, its fixed part once
+        self.ahead = game.to_move(state) != seat  # seats to bid before ``seat``
+        self.legal = [int(m.value) for m in game.legal_moves(state, seat)]
+        self.own = [CARD_NUMBER[c] for c in state.hands[seat]]  # (never changed: Round copies)
+
+    def world(self, rng: Rng) -> tuple[Round, list[int], WizardState]:
+        """The next world: its Round, the legal bids of ``seat``, a state for later_bids."""
+        game, state, seat = self.game, self.state, self.seat
+        if self.ahead:
+            # (nothing here reads the order of the world's stock)
+            world = heuristic_bids(game, self.sampler.world(rng, shuffle_stock=False), seat)
+            legal = [int(m.value) for m in game.legal_moves(world, seat)]
+            base = round_from_state(world)
+            base.bids = guess_bids(world, self.hidden)
+            return base, legal, world
+        dealt, world_bids = self.sampler.draw_numbers(rng)
+        hands = [self.own if s == seat else dealt[s] for s in range(state.players)]
+        bids = [int(bid or 0) for bid in world_bids]  # guess_bids, on numbers
+        for s in self.hidden:  # (no card is played yet: the hand is the round's)
+            expected = number_estimate(dealt[s], state.trump, state.players)
+            bids[s] = nearest_bid(expected, range(state.round + 1))
+        base = Round(trump_number(state.trump), hands, bids, list(state.tricks), state.leader)
+        return base, self.legal, state
 
 
 def later_bids(
@@ -608,12 +774,15 @@ def later_bids(
     bid: int,
     bids: Sequence[int],
     expected: Sequence[float] | None = None,
+    free: dict[int, int] | None = None,
 ) -> list[int]:
     """All bids once ``seat`` bids ``bid`` and the seats after it bid as the heuristic bot.
 
     Only the dealer (the last to bid) can be restricted by the even-bid rule; the engine's
     ``forbidden_bid`` says which bid it may not make. ``expected`` may give every seat's
-    ``estimate_tricks`` in ``world``, when the caller has them already.
+    ``estimate_tricks`` in ``world``, and ``free`` the later seats' bids when nothing is
+    forbidden (``nearest_bid`` of the estimate among all bids), when the caller has them
+    already: neither depends on ``bid``.
     """
     out = list(bids)
     out[seat] = bid
@@ -634,6 +803,9 @@ def later_bids(
         if other == world.dealer and restricted:
             forbidden = game.forbidden_bid(replace(world, bids=tuple(made)), other)
             choices = [b for b in choices if b != forbidden]
+        elif free is not None:
+            out[other] = made[other] = free[other]
+            continue
         out[other] = made[other] = nearest_bid(estimate, choices)
     return out
 

@@ -26,6 +26,7 @@ DECK: tuple[str, ...] = (
     tuple(f"{suit}{rank}" for suit in SUITS for rank in RANKS) + WIZARDS + JESTERS
 )
 DECK_SET = frozenset(DECK)
+DECK_NUMBER: dict[str, int] = {code: i for i, code in enumerate(DECK)}  # a card's index in DECK
 
 
 def parse_card(code: object) -> str:

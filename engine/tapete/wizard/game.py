@@ -40,6 +40,7 @@ from ..errors import BadOptionError, IllegalMoveError, InvalidMoveError, describ
 from ..rng import Rng
 from .cards import (
     DECK,
+    DECK_NUMBER,
     DECK_SET,
     SUITS,
     is_jester,
@@ -580,6 +581,11 @@ class WorldSampler:
         self.blocked = {
             s: frozenset(c for c in self.unseen if suit_of(c) in voids[s]) for s in self.others
         }
+        # the same as card numbers (indices in DECK), for draw_numbers
+        self.unseen_numbers = [i for i, c in enumerate(DECK) if c not in seen]
+        self.blocked_numbers = {
+            s: frozenset(DECK_NUMBER[c] for c in cards) for s, cards in self.blocked.items()
+        }
         visible = game.bids_visible_to(state, seat)
         self.guessed = [
             s for s, bid in enumerate(state.bids) if visible[s] is None and bid is not None
@@ -594,6 +600,18 @@ class WorldSampler:
         """
         hands = deal_respecting_voids(self.unseen, self.order, self.sizes, self.blocked, rng)
         rng.skip_shuffle(len(self.unseen))
+        return hands, self.bids(rng)
+
+    def draw_numbers(self, rng: Rng) -> tuple[dict[int, list[int]], tuple[int | None, ...]]:
+        """:meth:`draw` with every card as its index in ``DECK`` (the same draws, the same deal).
+
+        The deal reads only the order of the unseen cards and which ones each seat may hold,
+        and the numbers keep both.
+        """
+        hands = deal_respecting_voids(
+            self.unseen_numbers, self.order, self.sizes, self.blocked_numbers, rng
+        )
+        rng.skip_shuffle(len(self.unseen_numbers))
         return hands, self.bids(rng)
 
     def world(self, rng: Rng, *, shuffle_stock: bool = True) -> WizardState:

@@ -454,13 +454,17 @@ async function main() {
   // The service worker's install copies every file of the build into the Cache API: done once
   // Python has started, so that work never slows the first start down.
   let registered = false;
-  const register = () => !registered && (registered = true) && registerServiceWorker({
-    inGame,
-    onUpdateReady: (ready) => {
-      app.updateReady = ready;
-      drawUpdateBanner();
-    },
-  });
+  const register = () => {
+    if (registered) return;
+    registered = true;
+    registerServiceWorker({
+      inGame,
+      onUpdateReady: (ready) => {
+        app.updateReady = ready;
+        drawUpdateBanner();
+      },
+    });
+  };
   if (app.engine.status === "booting") {
     app.engine.addEventListener("ready", register, { once: true });
     app.engine.addEventListener("fatal", register, { once: true });

@@ -16,8 +16,10 @@ fresh deals (BENCHMARKS.md). Strategies that sounded stronger measured worse or 
 and were dropped: keeping playable tiles back while the opponents are far from going out
 (one tile or set a turn: 41% of 120; the play less one tile or set kept for the next turn, so
 as not to draw: 44-45% of 300), drawing instead of a play of one or two tiles (49-51%),
-keeping jokers back, a tiles objective for the initial meld, and choosing between the tiles
-and the value play by how promising the tiles left on the rack are (52-55%, within noise).
+keeping jokers back, a tiles objective for the initial meld, choosing between the tiles
+and the value play by how promising the tiles left on the rack are (52-55%, within noise),
+and the most tiles with ties broken by the most value (49.8% of 600; the plain tiles play
+50.3% on the same deals).
 """
 
 from __future__ import annotations

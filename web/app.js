@@ -451,24 +451,13 @@ async function main() {
   applyTranslations(document);
   window.addEventListener("hashchange", route);
   route();
-  // The service worker's install copies every file of the build into the Cache API: done once
-  // Python has started, so that work never slows the first start down.
-  let registered = false;
-  const register = () => {
-    if (registered) return;
-    registered = true;
-    registerServiceWorker({
-      inGame,
-      onUpdateReady: (ready) => {
-        app.updateReady = ready;
-        drawUpdateBanner();
-      },
-    });
-  };
-  if (app.engine.status === "booting") {
-    app.engine.addEventListener("ready", register, { once: true });
-    app.engine.addEventListener("fatal", register, { once: true });
-  } else register();
+  registerServiceWorker({
+    inGame,
+    onUpdateReady: (ready) => {
+      app.updateReady = ready;
+      drawUpdateBanner();
+    },
+  });
   window.tapete = { app, dealUrl }; // for debugging in the console
 }
 

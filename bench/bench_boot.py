@@ -32,12 +32,10 @@ from __future__ import annotations
 
 import argparse
 import collections
-import importlib.util
 import json
 import os
 import shutil
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -45,6 +43,8 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+import benchlib
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -89,13 +89,7 @@ async (expected) => {
 """
 
 
-def load_build() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("tapete_build", ROOT / "build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+load_build = benchlib.load_build
 
 
 class Counter:

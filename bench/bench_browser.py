@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import json
 import math
 import os
@@ -53,6 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+import benchlib
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "engine"))
@@ -119,21 +120,12 @@ class Run:
 # -- loading the other scripts -----------------------------------------------------------------
 
 
-def load_script(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 # -- positions ----------------------------------------------------------------------------------
 
 
 def wizard_cases(deals: int, levels: Sequence[str]) -> list[Case]:
     """bench_wizard_ai.py's latency positions, one case per position and level."""
-    wizard_bench = load_script("bench_wizard_ai", ROOT / "bench" / "bench_wizard_ai.py")
+    wizard_bench = benchlib.load_bench("bench_wizard_ai")
     namespace: dict[str, Any] = {}
     exec(wizard_bench.LATENCY.rstrip().rsplit("\n", 1)[0], namespace)  # its positions()
     game = get_game("wizard")
@@ -400,7 +392,7 @@ def main() -> int:
         f"python3 bench/bench_browser.py --deals {args.deals} --lobo-games {args.lobo_games} "
         f"--games {','.join(args.games)} --levels {','.join(args.levels)}"
     )
-    boot = load_script("bench_boot", ROOT / "bench" / "bench_boot.py")
+    boot = benchlib.load_bench("bench_boot")
     tool = boot.load_build()
     cases = []  # Wizard's levels interleaved position by position, then Lobo's positions
     if "wizard" in args.games:

@@ -14,7 +14,6 @@ the median repeat. Prints a markdown table and the command that made it.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import platform
@@ -26,6 +25,8 @@ import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+import benchlib
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNNER = ROOT / "tests" / "pyodide" / "run.mjs"
@@ -72,13 +73,7 @@ json.dumps({"engine": timed(play_engine, CONFIG), "api": timed(play_api, CONFIG)
 """
 
 
-def load_build() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("tapete_build", ROOT / "build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+load_build = benchlib.load_build
 
 
 def bench_source(config: dict[str, Any]) -> str:

@@ -20,7 +20,6 @@ hash-based .pyc (compiled by Pyodide itself, as ``build.precompile_wheel`` does)
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import shutil
@@ -29,7 +28,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from types import ModuleType
+
+import benchlib
 
 ROOT = Path(__file__).resolve().parents[1]
 STEPS = ("import", "games", "deals")
@@ -106,13 +106,7 @@ written
 """
 
 
-def load_build() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("tapete_build", ROOT / "build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+load_build = benchlib.load_build
 
 
 def copy_engine(source: Path, target: Path) -> None:

@@ -26,7 +26,6 @@ everything recorded.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import math
 import multiprocessing
@@ -39,6 +38,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
+
+import benchlib
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "engine"))
@@ -110,16 +111,6 @@ def median_of(rows: list[dict[str, Any]], clock: str) -> float:
     return float(statistics.median(r[clock] for r in rows if r["phase"] == "play"))
 
 
-def load_bench_engine() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "bench_engine", ROOT / "bench" / "bench_engine.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def latency(args: argparse.Namespace) -> None:
     config = {"games": args.latency_games, "difficulties": args.difficulties.split(",")}
     source, result = run_source(config)
@@ -129,7 +120,7 @@ def latency(args: argparse.Namespace) -> None:
     print("\n".join(latency_rows(f"{cpu}, CPU time", result, "cpu")))
     print("\n".join(latency_rows(f"{cpu}, wall time", result, "wall")))
     if args.pyodide:
-        bench_engine = load_bench_engine()
+        bench_engine = benchlib.load_bench("bench_engine")
         with tempfile.TemporaryDirectory() as temp:
             other, name = bench_engine.run_pyodide(source, bench_engine.load_build(), Path(temp))
         # Pyodide has no CPU clock (its process_time is wall time): compare wall with wall

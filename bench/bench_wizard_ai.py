@@ -49,6 +49,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import benchlib
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "engine"))
 
@@ -295,16 +297,6 @@ def latency_table(runtime: str, result: dict[str, list[list[Any]]], clock: int) 
     return lines
 
 
-def load_bench_engine() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "bench_engine", ROOT / "bench" / "bench_engine.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def latency(args: argparse.Namespace) -> None:
     apply_tuning(args.tune)
     config = {"deals": args.deals, "levels": args.levels.split(",")}
@@ -321,7 +313,7 @@ def latency(args: argparse.Namespace) -> None:
     if args.pyodide:
         if args.tune:
             raise SystemExit("--tune does not reach Pyodide: measure the registered levels")
-        bench_engine = load_bench_engine()
+        bench_engine = benchlib.load_bench("bench_engine")
         with tempfile.TemporaryDirectory() as temp:
             result, name = bench_engine.run_pyodide(source, bench_engine.load_build(), Path(temp))
         print("\n".join(latency_table(f"{name}, Node, CPU time", result, 2)))

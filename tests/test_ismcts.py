@@ -472,6 +472,8 @@ def test_decide_explains_the_choice() -> None:
 
 def load_bench() -> Any:
     path = ROOT / "bench" / "bench_wizard_ai.py"
+    if str(path.parent) not in sys.path:  # bench scripts import bench/benchlib.py
+        sys.path.insert(0, str(path.parent))
     spec = importlib.util.spec_from_file_location("bench_wizard_ai", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -774,7 +774,9 @@ def test(pytest_args: Sequence[str]) -> bool:
     stages.append(
         stage(
             "ruff",
-            lambda s: run_check(["ruff", "check", "engine", "tests", "bench", "tools", "build.py"]),
+            lambda s: run_check(
+                ["ruff", "check", "engine", "tests", "e2e", "bench", "tools", "build.py"]
+            ),
         )
     )
     stages.append(stage("mypy", lambda s: run_check(["mypy"])))

@@ -21,18 +21,26 @@ answer cache emptied first; times are wall-clock (``perf_counter``) and CPU (``p
 cvxpy, HiGHS by default; ``pip install rummikub-solver``, the ``bench`` extra) on the same
 positions with its total-value mode, and checks that both find the same value where that
 package's model agrees with ours (no jokers in play: it never lays a joker that no set needs).
+
+``--pyodide`` also solves the same positions with the freshly built wheel in the pinned Pyodide
+runtime under Node (as bench_engine.py does), after the CPython run, and checks that every value
+is the same.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import json
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import benchlib
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine"))
 
@@ -92,13 +100,41 @@ def time_ours(items: list[dict[str, Any]]) -> tuple[list[float], list[float], li
     return wall, cpu, values
 
 
+# Runs inside Pyodide; bench_source-style: ITEMS is put before it, the last line is the result.
+PYODIDE_SOURCE = r"""
+import json, time
+from tapete.rummikub import solve
+from tapete.rummikub import solver as solver_module
+
+def timed(items):
+    out = []
+    for item in items:
+        solver_module._SOLVED.clear()
+        start = time.perf_counter()
+        solution = solve(item["table"], item["rack"])
+        out.append([time.perf_counter() - start, solution.value])
+    return out
+
+json.dumps(timed(ITEMS))
+"""
+
+
+def time_pyodide(items: list[dict[str, Any]]) -> tuple[list[float], list[int], str]:
+    """Wall times and values of the same positions in Pyodide under Node, and its name."""
+    engine_bench = benchlib.load_bench("bench_engine")
+    source = f"import json\nITEMS = json.loads({json.dumps(json.dumps(items))})\n{PYODIDE_SOURCE}"
+    with tempfile.TemporaryDirectory() as temp:
+        result, name = engine_bench.run_pyodide(source, benchlib.load_build(), Path(temp))
+    return [t for t, _ in result], [v for _, v in result], name
+
+
 def time_theirs(items: list[dict[str, Any]]) -> tuple[list[float], list[int | None]] | None:
-    try:
-        from rummikub_solver import RuleSet, SolverMode  # type: ignore[import-not-found]
+    try:  # imported by name: a benchmark-only extra, typed Any whether installed or not
+        theirs: Any = importlib.import_module("rummikub_solver")
     except ImportError:
         print("rummikub-solver is not installed (pip install rummikub-solver): skipped")
         return None
-    ruleset = RuleSet()
+    ruleset = theirs.RuleSet()
     tiles = ruleset.tiles
     offset = {"K": 0, "B": 13, "Y": 26, "R": 39}  # their colours: black, blue, orange, red
 
@@ -114,7 +150,7 @@ def time_theirs(items: list[dict[str, Any]]) -> tuple[list[float], list[int | No
         game.add_rack(*[tile(t) for t in item["rack"]])
         game.initial = False
         start = time.perf_counter()
-        solution = ruleset.solve(game, mode=SolverMode.TOTAL_VALUE)
+        solution = ruleset.solve(game, mode=theirs.SolverMode.TOTAL_VALUE)
         wall.append(time.perf_counter() - start)
         placed = [] if solution is None else list(solution.tiles)
         values.append(sum(30 if t is tiles[-1] else t.value for t in placed))
@@ -264,6 +300,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--compare", action="store_true")
+    parser.add_argument("--pyodide", action="store_true", help="also in Pyodide under Node")
     parser.add_argument("--tournament", type=int, default=0, help="deals per pair")
     parser.add_argument("--prefix", default="DUEL", help="seed prefix of the tournament deals")
     parser.add_argument("--players", type=int, default=2, help="2: duels; 3-4: one vs the rest")
@@ -304,6 +341,13 @@ def main() -> None:
     with_jokers = [t for t, p in zip(wall, items, strict=True) if p["jokers"]]
     if with_jokers:
         print(summary("tapete, jokers in play (wall)", with_jokers))
+    if args.pyodide:
+        pyodide_wall, pyodide_values, name = time_pyodide(items)
+        print(summary(f"tapete in {name} (wall)", pyodide_wall))
+        ratio = statistics.median(pyodide_wall) / statistics.median(wall)
+        print(f"median ratio Pyodide / CPython: {ratio:.1f}")
+        agree = sum(a == b for a, b in zip(ours, pyodide_values, strict=True))
+        print(f"same value in Pyodide on {agree} of {len(items)} positions")
     if args.compare:
         theirs = time_theirs(items)
         if theirs is not None:
@@ -311,10 +355,15 @@ def main() -> None:
             print(summary("rummikub-solver (wall)", their_wall))
             ratio = statistics.median(their_wall) / statistics.median(wall)
             print(f"median ratio rummikub-solver / tapete: {ratio:.1f}")
-            same = [
-                a == b for a, b, p in zip(ours, their_values, items, strict=True) if not p["jokers"]
+            checked = [
+                (a, b) for a, b, p in zip(ours, their_values, items, strict=True) if not p["jokers"]
             ]
-            print(f"same value on {sum(same)} of {len(same)} positions without jokers")
+            same = sum(a == b for a, b in checked)
+            higher = sum(b is not None and a > b for a, b in checked)
+            print(
+                f"same value on {same} of {len(checked)} positions without jokers; "
+                f"ours higher on {higher}, lower on {len(checked) - same - higher}"
+            )
 
 
 if __name__ == "__main__":

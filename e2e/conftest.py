@@ -101,5 +101,3 @@ def new_context(browser: Any, app_url: str) -> Iterator[Callable[..., Any]]:
     for context, _ in made:
         context.close()
     assert not foreign, f"requests left {origin}: {foreign[:5]}"
-
-

@@ -331,7 +331,11 @@ def test_corrupt_saves_are_kept_aside(new_context: Any, app_url: str) -> None:
     shot(page, "14-corrupt-save")
     # A record of the right shape whose moves do not apply: the engine says bad_state.
     record = {
-        "game": "wizard", "engine_version": "0", "seed": "ABC", "options": {}, "players": 3,
+        "game": "wizard",
+        "engine_version": "0",
+        "seed": "ABC",
+        "options": {},
+        "players": 3,
         "seats": [{"kind": "human"}, *[{"kind": "bot", "level": "random"}] * 2],
         "moves": [{"seat": 0, "move": "play R99"}],
     }
@@ -444,14 +448,23 @@ def finished_record_minus_last_human_move() -> dict[str, Any]:
         seat = snap["to_move"]
         level = seats[seat].get("level", "heuristic")
         snap = call(
-            op="bot_move", game="wizard", state=snap["state"], seat=seat, level=level,
+            op="bot_move",
+            game="wizard",
+            state=snap["state"],
+            seat=seat,
+            level=level,
             bot_seed=len(moves),
         )
         moves.append({"seat": seat, "move": snap["move"]})
     last = max(i for i, move in enumerate(moves) if move["seat"] == 0)
     return {
-        "game": "wizard", "engine_version": "e2e", "seed": "OVER", "players": 3,
-        "options": snap["state"]["options"], "seats": seats, "moves": moves[:last],
+        "game": "wizard",
+        "engine_version": "e2e",
+        "seed": "OVER",
+        "players": 3,
+        "options": snap["state"]["options"],
+        "seats": seats,
+        "moves": moves[:last],
     }
 
 

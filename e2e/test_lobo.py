@@ -13,7 +13,9 @@ AUTOSAVE = "tapete.autosave"
 
 
 def cards(page: Any, testid: str) -> list[str]:
-    return page.eval_on_selector_all(f"[data-testid={testid}]", "els => els.map(e => e.dataset.card)")
+    return page.eval_on_selector_all(
+        f"[data-testid={testid}]", "els => els.map(e => e.dataset.card)"
+    )
 
 
 def moves(page: Any) -> int:
@@ -21,7 +23,13 @@ def moves(page: Any) -> int:
 
 
 def wait_moves(page: Any, n: int) -> None:
-    wait_until(page, f"document.querySelector('[data-testid=play][data-moves=\"{n}\"] [data-testid=table][data-my-turn=true]') || document.querySelector('[data-testid=game-over]')", 60)
+    wait_until(
+        page,
+        f'document.querySelector(\'[data-testid=play][data-moves="{n}"] '
+        "[data-testid=table][data-my-turn=true]') "
+        "|| document.querySelector('[data-testid=game-over]')",
+        60,
+    )
 
 
 def select(page: Any, *codes: str) -> None:
@@ -127,7 +135,9 @@ def test_lobo_new_game_selection_undo_reload_and_hint_game(new_context: Any, app
     page.click("[data-testid=deal-ask]")
     verdict = page.wait_for_selector("[data-testid=deal-verdict]", timeout=120_000)
     assert verdict.get_attribute("data-verdict") == "yes"
-    assert page.get_attribute("[data-testid=deal-policy]", "data-won") == str(result == "won").lower()
+    assert (
+        page.get_attribute("[data-testid=deal-policy]", "data-won") == str(result == "won").lower()
+    )
     page.click("[data-testid=deal-line] summary")
     assert page.locator("[data-testid=deal-line] li").count() == 3
     page.locator("[data-testid=deal-panel]").scroll_into_view_if_needed()
@@ -144,7 +154,9 @@ def test_lobo_new_game_selection_undo_reload_and_hint_game(new_context: Any, app
 
 
 def test_lobo_phone_and_spanish(new_context: Any, app_url: str) -> None:
-    context = new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="es-ES")
+    context = new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="es-ES"
+    )
     page = context.new_page()
     page.goto(app_url + f"#/lobo?seed={SEED}&opt=difficulty:EASY")
     wait_ready(page)

@@ -76,7 +76,11 @@ def test_a_bad_name_in_a_save_sets_it_aside(new_context: Any, app_url: str) -> N
     page.goto(app_url)
     wait_ready(page)
     good = {
-        "game": "wizard", "engine_version": "0", "seed": "ABC", "options": {}, "players": 3,
+        "game": "wizard",
+        "engine_version": "0",
+        "seed": "ABC",
+        "options": {},
+        "players": 3,
         "seats": [
             {"kind": "human", "name": "Zoë"},
             {"kind": "bot", "level": "random", "name": "R2"},

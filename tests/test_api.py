@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from tapete import GAMES, __version__
 from tapete.api import handle
+from tapete.errors import error_codes
 
 CODES = {
     "invalid_move",
@@ -45,6 +46,10 @@ def error(**request: Any) -> dict[str, Any]:
 
 def new_wizard(seed: str = "API", players: int = 3, **extra: Any) -> dict[str, Any]:
     return ok(op="new_game", game="wizard", seed=seed, players=players, view_seat=0, **extra)
+
+
+def test_the_error_classes_are_the_documented_codes() -> None:
+    assert error_codes() == CODES
 
 
 def test_games_lists_every_game() -> None:

@@ -354,6 +354,35 @@ def test_prefers_the_table_as_it_was() -> None:
     assert grown.melds[0] == ("R1", "R2", "R3") and grown.melds[2] == ("K7", "B7", "Y7")
 
 
+# the slowest of 1,931 positions of bench_rummikub's games: two table jokers, 18 tiles in the
+# rack, the whole rack (140) out of reach; the optimum is 130
+SLOW_TABLE = [
+    ["R7", "B7", "Y7"], ["K9", "R9", "Y9"], ["K2", "K3", "K4", "K5", "K6"], ["Y5", "Y6", "Y7"],
+    ["Y9", "Y10", "Y11", "Y12", "Y13"], ["B7", "B8", "B9"], ["K8", "R8", "B8"],
+    ["K12", "R12", "Y12"], ["K2", "R2", "B2", "Y2"], ["K1", "R1", "B1", "Y1"], ["R11", "B11", "*"],
+    ["K3", "R3", "Y3"], ["B1", "B2", "B3", "B4", "B5"], ["K4", "R4", "B4"], ["R10", "R11", "R12"],
+    ["K6", "R6", "*"],
+]  # fmt: skip
+SLOW_RACK = "Y10 Y6 R13 K7 R9 Y5 Y2 R4 B13 B10 B6 K11 R5 K12 R3 B13 K8 B3".split()
+
+
+def test_a_weak_bound_goes_straight_to_the_low_floor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the whole-rack try is dear, the solver tries the lowest floor with a budget; it
+    must find what coming down from the top finds, the same arrangement included."""
+    from tapete.rummikub import solver
+
+    budgeted = best(SLOW_TABLE, SLOW_RACK)
+    assert budgeted.value == 130
+    old = solver.read_input_table(SLOW_TABLE)
+    problem = solver.general_problem(old, sorted(SLOW_RACK), "value", solver.DEFAULTS)
+    assert solver.Try(problem, old, 140).explored >= solver.WEAK_BOUND  # the path under test
+    solver._SOLVED.clear()
+    monkeypatch.setattr(solver, "WEAK_BOUND", 10**12)
+    from_the_top = solve(SLOW_TABLE, SLOW_RACK)
+    assert from_the_top == budgeted
+    solver._SOLVED.clear()
+
+
 def test_initial_meld_leaves_the_table_alone() -> None:
     solution = best([["R1", "R2", "R3"]], ["R4", "K10", "B10", "Y10"], initial=True)
     assert solution.melds == (("K10", "B10", "Y10"),) and solution.placed == ("K10", "B10", "Y10")

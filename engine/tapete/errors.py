@@ -96,3 +96,14 @@ def describe(value: Any, limit: int = 60) -> str:
     """A short, safe quotation of user input for error messages."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def error_codes() -> frozenset[str]:
+    """The code of every error class the engine raises (what a front end must translate)."""
+    codes: set[str] = set()
+    todo = list(EngineError.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        codes.add(cls.code)
+        todo += cls.__subclasses__()
+    return frozenset(codes)

@@ -19,8 +19,9 @@ Glossary:
 quick play   a play that rearranges nothing (``arrange.simple_play``); it gives a first floor
 floor        the least objective a try of the program must reach (``program.Program``)
 tries        whole rack first (often possible, and then fast); then just better than the quick
-             play within a small budget of states; if the bound is too weak for that, from the
-             top down with doubling steps (iterative deepening of the bound)
+             play within a budget of states (small when the whole-rack try was cheap, a few
+             times its cost when it was dear); if that runs over, from the top down with
+             doubling steps (iterative deepening of the bound)
 
 How it works: ``program`` holds the dynamic program over numbers 1..13 with per-colour lane
 states (van Rijn, Takes and Vis, 2015) extended with jokers, pins and the initial meld;
@@ -184,32 +185,35 @@ def solve_general(
     old: list[tuple[Meld, Reading]], hand: list[str], objective: str, opts: Mapping[str, Any]
 ) -> Solution:
     """Branch and bound: a quick play without rearranging gives a floor; if it places the whole
-    rack it is the answer, else the program runs with that floor (after a cheap try for the
-    whole rack)."""
+    rack it is the answer, else the program runs with that floor (after a try for the whole
+    rack)."""
     problem = general_problem(old, hand, objective, opts)
     simple, simple_value = simple_play(old, hand, problem)
     best_value = sum(w * c for w, c in zip(problem.weight, problem.rack, strict=True))
     best_value += problem.rack_jokers * problem.joker_weight
     if simple_value == best_value:
         return _solution(old, simple, opts)
-    # first the whole rack, then just better than the quick play (cheap when the quick play is
-    # nearly best, which is most of the time); if that try runs long, the bound is weak: then
-    # come down from the top instead, where a high floor prunes hard
-    tries = [(best_value, None), (simple_value + 1, QUICK_BUDGET)]
-    tries += [(t, None) for t in targets(best_value - 1, simple_value + 1)]
-    for target, budget in tries:
-        try:
-            melds = run_program(problem, old, target * SCALE - (SCALE - 1), budget)
-        except OverBudget:
-            continue
-        if melds is not None:
-            return _solution(old, melds, opts)
-        if budget is not None:
-            break  # it finished: nothing beats the quick play
+    whole = Try(problem, old, best_value)
+    if whole.melds is not None:
+        return _solution(old, whole.melds, opts)
+    # then just better than the quick play, within a budget: a small one when the whole-rack
+    # try was cheap (the floor prunes hard, so a low floor may cost far more); a few times its
+    # cost when it was dear (the floor hardly prunes: a low floor costs only a little more)
+    budget = QUICK_BUDGET if whole.explored < WEAK_BOUND else WEAK_BOUND_FACTOR * whole.explored
+    quick = Try(problem, old, simple_value + 1, budget)
+    if not quick.over_budget:
+        return _solution(old, quick.melds if quick.melds is not None else simple, opts)
+    # come down from the top, where a high floor prunes hard
+    for target in targets(best_value - 1, simple_value + 1):
+        found = Try(problem, old, target)
+        if found.melds is not None:
+            return _solution(old, found.melds, opts)
     return _solution(old, simple, opts)
 
 
 QUICK_BUDGET = 5_000  # states
+WEAK_BOUND = 30_000  # states of a failed whole-rack try that show the bound prunes little
+WEAK_BOUND_FACTOR = 6
 
 
 def targets(high: int, low: int) -> list[int]:
@@ -227,22 +231,53 @@ def targets(high: int, low: int) -> list[int]:
     return out
 
 
-def run_program(
-    problem: Problem, old: list[tuple[Meld, Reading]], floor: int, budget: int | None = None
-) -> list[Built] | None:
-    """The best melds scoring at least ``floor``, or None when there are none."""
-    old_jokers = [i for i, (m, _) in enumerate(old) for t in m.tiles if t == JOKER]
-    for exact in (False, True):
-        path = Program(problem, exact, floor, budget).run()
-        if path is None:
-            return None
-        melds = Builder(problem, path, exact, old).build()
-        if exact:
-            return melds
-        free = problem.free_table_jokers + problem.rack_jokers + path.released - path.jokers_used
-        if place_free_jokers(free, melds, old_jokers):
-            return melds
-    return None
+class Try:
+    """One try of the program for the best melds whose objective reaches ``target``:
+    ``melds`` (None when there are none, or when it ran over ``budget``), ``explored`` (the
+    states it went through) and ``over_budget``."""
+
+    def __init__(
+        self,
+        problem: Problem,
+        old: list[tuple[Meld, Reading]],
+        target: int,
+        budget: int | None = None,
+    ) -> None:
+        self.explored = 0
+        self.over_budget = False
+        self.melds: list[Built] | None = None
+        try:
+            self.melds = self.run(problem, old, target * SCALE - (SCALE - 1), budget)
+        except OverBudget:
+            self.over_budget = True
+
+    def run(
+        self,
+        problem: Problem,
+        old: list[tuple[Meld, Reading]],
+        floor: int,
+        budget: int | None,
+    ) -> list[Built] | None:
+        """The fast mode first (jokers left to the builder), the exact mode when the builder
+        cannot place the free jokers."""
+        old_jokers = [i for i, (m, _) in enumerate(old) for t in m.tiles if t == JOKER]
+        for exact in (False, True):
+            program = Program(problem, exact, floor, budget)
+            try:
+                path = program.run()
+            finally:
+                self.explored += program.explored
+            if path is None:
+                return None
+            melds = Builder(problem, path, exact, old).build()
+            if exact:
+                return melds
+            free = (
+                problem.free_table_jokers + problem.rack_jokers + path.released - path.jokers_used
+            )
+            if place_free_jokers(free, melds, old_jokers):
+                return melds
+        return None
 
 
 def _solution(

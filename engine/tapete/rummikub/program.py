@@ -405,6 +405,8 @@ def _reachable_table(more: int) -> list[bool] | None:
     return _REACHABLE[more]
 
 
+_ALL_REACHABLE = [True] * 128
+
 _ROWS_CACHE: dict[tuple[int | bool, ...], list[tuple[int, int, int, int, SlotChoice]]] = {}
 
 
@@ -502,32 +504,36 @@ class Program:
             for i, pin in enumerate(p.pins)
             if pin.number == number and colour in pin.colours
         ]
+        reachable = self.groups_reachable(colour, number)
         if pins or p.threshold is not None:
             out, parents = self.slow_layer(states, pins, limit)
+            if reachable is not None:
+                out = {k: v for k, v in out.items() if reachable[(k >> SH_T) & 127]}
         else:
-            out, parents = self.fast_layer(states, limit)
+            out, parents = self.fast_layer(states, limit, reachable)
         self.parents.append(parents)
-        return self.groups_reachable(out, colour, number)
+        return out
 
-    def groups_reachable(self, states: dict[int, int], colour: int, number: int) -> dict[int, int]:
-        """Drop states whose group tiles of this number can no longer make groups, whatever the
-        colours still to come add (a look-ahead on the group count)."""
+    def groups_reachable(self, colour: int, number: int) -> list[bool] | None:
+        """A look-ahead on the group count: by the (group tiles, top count) bits of a state
+        after this slot, can its group tiles of this number still make groups, whatever the
+        colours still to come add? None when they always can."""
         if number > 13:
-            return states
+            return None
         p = self.p
         more = self.joker_cap + sum(
             p.table[c * 13 + number - 1] + p.rack[c * 13 + number - 1] for c in range(colour + 1, 4)
         )
         more += sum(pin.count for pin in p.pins if pin.number == number)
-        ok = _reachable_table(min(more, 16))
-        if ok is None:
-            return states
-        return {k: v for k, v in states.items() if ok[(k >> SH_T) & 127]}
+        return _reachable_table(min(more, 16))
 
     def fast_layer(
-        self, states: dict[int, int], limit: int
+        self, states: dict[int, int], limit: int, reachable: list[bool] | None
     ) -> tuple[dict[int, int], dict[int, tuple[Any, ...]]]:
+        """The plain layer (no pins, no initial meld); states whose groups cannot be made are
+        never stored."""
         shift = self.shift
+        ok = reachable or _ALL_REACHABLE
         out: dict[int, int] = {}
         parents: dict[int, tuple[Any, ...]] = {}
         get = out.get
@@ -547,7 +553,7 @@ class Program:
                 new_key = key + delta
                 if group > top:
                     new_key += (group - top) << SH_MG
-                if get(new_key, NEG) < value:
+                if get(new_key, NEG) < value and ok[(new_key >> SH_T) & 127]:
                     out[new_key] = value
                     parents[new_key] = (key, choice)
         return out, parents
@@ -642,6 +648,9 @@ class Program:
         out: dict[int, int] = {}
         parents: dict[int, tuple[Any, ...]] = {}
         pins = [(i, pin) for i, pin in enumerate(p.pins) if pin.number == number]
+        # every pin of this number decided (kept or released as often as it has jokers)
+        pin_mask = sum(3 << (SH_PIN + 2 * i) for i, _ in pins)
+        pin_done = sum(pin.count << (SH_PIN + 2 * i) for i, pin in pins)
         clear = ~((0xF << SH_T) | (0x7 << SH_MG) | (0xF << SH_PIN))
         limit = self.floor - self.after[(4, number)]
         fits = self.fit_cache
@@ -650,7 +659,7 @@ class Program:
         for key, score in states.items():
             if score < limit:
                 continue
-            if pins and any(_field(key, SH_PIN + 2 * i, 2) != pin.count for i, pin in pins):
+            if key & pin_mask != pin_done:
                 continue
             fit_key = ((key >> SH_T) & 15, (key >> SH_MG) & 7, (key >> SH_JU) & 3)
             counts = fits.get(fit_key)

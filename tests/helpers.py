@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from tapete import GAMES
@@ -28,3 +31,16 @@ def playout(game: Any, state: Any, level: str = "random", seed: object = 0, limi
 
 def all_games() -> list[str]:
     return sorted(GAMES)
+
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def load_bench(name: str) -> ModuleType:
+    """A bench script (``bench/<name>.py``) imported as module ``name``: tests run its tournament
+    runner on tiny runs. The scripts import bench/benchlib.py, so bench/ goes on sys.path."""
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    import benchlib
+
+    return benchlib.load_bench(name)

@@ -10,9 +10,7 @@ the tournament runner itself is tested here on a tiny run.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -21,6 +19,7 @@ from typing import Any
 
 import pytest
 
+import helpers
 from tapete.bots import choose_move
 from tapete.bots.ismcts import GameDomain, reporting_progress, search
 from tapete.rng import Rng
@@ -471,15 +470,7 @@ def test_decide_explains_the_choice() -> None:
 
 
 def load_bench() -> Any:
-    path = ROOT / "bench" / "bench_wizard_ai.py"
-    if str(path.parent) not in sys.path:  # bench scripts import bench/benchlib.py
-        sys.path.insert(0, str(path.parent))
-    spec = importlib.util.spec_from_file_location("bench_wizard_ai", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # worker processes find play_game by its module's name
-    spec.loader.exec_module(module)
-    return module
+    return helpers.load_bench("bench_wizard_ai")
 
 
 def test_tournament_runner_on_a_tiny_run(

@@ -3,9 +3,7 @@ move depends on its view alone, never on the tiles it cannot see)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -13,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import helpers
 from tapete.rng import Rng
 from tapete.rummikub import GAME, Meld, Move, solve
 from tapete.rummikub.game import RummikubState
@@ -100,13 +99,7 @@ def test_hard_along_a_game_is_fair_and_lays_the_most_tiles() -> None:
 
 
 def load_bench() -> Any:
-    path = Path(__file__).resolve().parent.parent / "bench" / "bench_rummikub.py"
-    spec = importlib.util.spec_from_file_location("bench_rummikub", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return helpers.load_bench("bench_rummikub")
 
 
 def test_tournament_runner_plays_duplicates_and_resumes(tmp_path: Path) -> None:

@@ -46,6 +46,24 @@ def test_boot_home_and_rules(new_context: Any, app_url: str) -> None:
     shot(page, "02-rules-en")
 
 
+def test_rules_pages_fit_a_phone(new_context: Any, app_url: str) -> None:
+    """Every rules page, in both languages, fits a 390 px phone: nothing scrolls sideways, and
+    the tables of measured figures (which may scroll) need not."""
+    page = new_context(viewport={"width": 390, "height": 844}).new_page()
+    for game in ("wizard", "rummikub", "willie", "lobo"):
+        for lang in ("en", "es"):
+            page.goto(app_url + f"rules/{game}.{lang}.html")
+            page.wait_for_selector("h1")
+            width = js(page, "document.documentElement.scrollWidth")
+            assert width <= 390, f"{game}.{lang} scrolls sideways: {width}px"
+            cramped = js(
+                page,
+                "[...document.querySelectorAll('table')]"
+                ".filter(t => t.scrollWidth > t.clientWidth + 1).length",
+            )
+            assert cramped == 0, f"{game}.{lang}: a table is wider than the page"
+
+
 def test_blocked_service_worker_boots_quietly(new_context: Any, app_url: str) -> None:
     """With service workers blocked (a browser setting, test browsers) the app boots, plays and
     goes home without a single page error."""

@@ -19,7 +19,8 @@ as not to draw: 44-45% of 300), drawing instead of a play of one or two tiles (4
 keeping jokers back, a tiles objective for the initial meld, choosing between the tiles
 and the value play by how promising the tiles left on the rack are (52-55%, within noise),
 and the most tiles with ties broken by the most value (49.8% of 600; the plain tiles play
-50.3% on the same deals).
+50.3% on the same deals). On 2,000 fresh duplicate duels hard wins 50.1% [47.9, 52.3]
+against normal: the two are equally strong, and a stronger hard needs planning over turns.
 """
 
 from __future__ import annotations

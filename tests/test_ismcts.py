@@ -27,8 +27,6 @@ from tapete.wizard import DECK, GAME, Move, WizardState, ai, round_points
 from tapete.wizard.bots import choose_card
 from tapete.wizard.cards import suit_of
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 @pytest.fixture(autouse=True)
 def real_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -469,14 +467,10 @@ def test_decide_explains_the_choice() -> None:
 # -- the tournament runner, on a tiny run ------------------------------------------------------
 
 
-def load_bench() -> Any:
-    return helpers.load_bench("bench_wizard_ai")
-
-
 def test_tournament_runner_on_a_tiny_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bench = load_bench()
+    bench = helpers.load_bench("bench_wizard_ai")
     out = tmp_path / "games.jsonl"
     args = argparse.Namespace(
         levels="easy",

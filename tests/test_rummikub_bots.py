@@ -98,12 +98,8 @@ def test_hard_along_a_game_is_fair_and_lays_the_most_tiles() -> None:
 # -- the tournament runner (bench/bench_rummikub.py), on a tiny run ----------------------------
 
 
-def load_bench() -> Any:
-    return helpers.load_bench("bench_rummikub")
-
-
 def test_tournament_runner_plays_duplicates_and_resumes(tmp_path: Path) -> None:
-    bench = load_bench()
+    bench = helpers.load_bench("bench_rummikub")
     out = tmp_path / "games.jsonl"
     rows = bench.tournament(1, prefix="TINY", pairs=(("normal", "easy"),), out=out)
     games = [json.loads(line) for line in out.read_text().splitlines()]

@@ -3,35 +3,42 @@ has melded, the rack sizes and the pool size.
 
 Glossary:
 
-easy     lays down the sets it can make from its rack alone (and its initial meld), never
-         touching the table; otherwise draws
-normal   the solver's play of the most rack value, every turn, rearranging as needed
-hard     the solver's play of the most tiles, every turn, rearranging as needed
+easy      lays down the sets it can make from its rack alone (and its initial meld), never
+          touching the table; otherwise draws
+normal    the solver's play of the most rack value, every turn, rearranging as needed
+hard      looks ahead: it weighs the solver's most-tiles play, its most-value play (when it
+          lays other tiles) and a draw by sampling
+sampling  the tiles the bot cannot see (the full set less its rack and the table, in a fixed
+          order) dealt afresh to the other racks and the pool, SAMPLES times; every candidate
+          is played in each deal and rolled out HORIZON rounds with normal bots
+rollout   scores the opponents' mean rack size less the bot's own, or +/-50 when the game
+          ended; the candidate with the best total wins (the candidates share each deal and
+          each rollout's seed, so their comparison is not blurred by luck)
 
-Why hard plays for tiles: a game is a race to empty the rack, and about 60% of all turns in
-bot games are draws (nothing fits), so a turn that leaves fewer tiles behind should be worth
-more than one that removes more points. Measured honestly it is only a small edge, if any:
-55% of 420 duplicate duels against normal on the deals used to choose it, 49.5% of 400 on
-fresh deals (BENCHMARKS.md). Strategies that sounded stronger measured worse or no better
-and were dropped: keeping playable tiles back while the opponents are far from going out
-(one tile or set a turn: 41% of 120; the play less one tile or set kept for the next turn, so
-as not to draw: 44-45% of 300), drawing instead of a play of one or two tiles (49-51%),
-keeping jokers back, a tiles objective for the initial meld, choosing between the tiles
-and the value play by how promising the tiles left on the rack are (52-55%, within noise),
-and the most tiles with ties broken by the most value (49.8% of 600; the plain tiles play
-50.3% on the same deals). On 2,000 fresh duplicate duels hard wins 50.1% [47.9, 52.3]
-against normal: the two are equally strong, and a stronger hard needs planning over turns.
+Why: the two greedy objectives lay the same tiles nearly every turn, and on 2,000 duplicate
+duels the most-tiles play won 50.1% [47.9, 52.3] against normal. Fixed rules for holding tiles
+back or drawing measured worse (41-51%; BENCHMARKS.md lists them). Sampling lets the bot hold
+back, or draw, only when the rollouts say that the play would help the opponents more than
+itself: it draws at about a quarter of its decisions, and wins about 55% of duplicate duels
+against normal (BENCHMARKS.md). A decision costs about 0.2-0.3 s in CPython at the 90th-95th
+percentile of turns; most turns need none (nothing fits, or the bot goes out).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from ..rng import Rng
-from .game import Move
+from .game import Move, RummikubState
 from .melds import Meld
 from .solver import Solution, solve
+from .tiles import FULL_SET
+
+SAMPLES = 6  # deals of the unseen tiles per decision
+HORIZON = 2  # rounds of each rollout
 
 BotFn = Callable[[Any, Any, int, Rng], Move]
 
@@ -74,13 +81,55 @@ def normal_bot(game: Any, state: Any, seat: int, rng: Rng) -> Move:
     return as_move(view, solution, melded=True)
 
 
-def hard_bot(game: Any, state: Any, seat: int, rng: Rng) -> Move:
-    """The solver's play of the most tiles (see the module docstring for why)."""
+def hard_bot(game: Any, state: RummikubState, seat: int, rng: Rng) -> Move:
+    """The best of the most-tiles play, the most-value play and a draw, by sampled rollouts
+    (see the module docstring)."""
     view = game.view(state, seat)
     if not view["melded"][seat]:
         return initial_meld(view)
-    solution = solve(table_of(view), view["rack"], objective="tiles", options=view["options"])
-    return as_move(view, solution, melded=True)
+    table = table_of(view)
+    most_tiles = solve(table, view["rack"], objective="tiles", options=view["options"])
+    if not most_tiles.placed or len(most_tiles.placed) == len(view["rack"]):
+        return as_move(view, most_tiles, melded=True)
+    candidates = [as_move(view, most_tiles, melded=True)]
+    most_value = solve(table, view["rack"], objective="value", options=view["options"])
+    if sorted(most_value.placed) != sorted(most_tiles.placed):
+        candidates.append(as_move(view, most_value, melded=True))
+    if view["pool_size"]:
+        candidates.append(Move("draw"))
+    totals = [0.0] * len(candidates)
+    for sample in range(SAMPLES):
+        world = unseen_dealt(game, state, seat, Rng.derive("lookahead", rng.below(1 << 30), sample))
+        for index, move in enumerate(candidates):
+            after = game.apply(world, seat, move)
+            totals[index] += rollout(game, after, seat, Rng.derive("rollout", sample))
+    return candidates[max(range(len(candidates)), key=lambda i: (totals[i], -i))]
+
+
+def unseen_dealt(game: Any, state: RummikubState, seat: int, rng: Rng) -> RummikubState:
+    """``state`` with the tiles ``seat`` cannot see dealt afresh, drawn from its view alone."""
+    view = game.view(state, seat)
+    seen = Counter(view["rack"]) + Counter(t for entry in view["table"] for t in entry["tiles"])
+    unseen = rng.shuffled(sorted((Counter(FULL_SET) - seen).elements()))
+    racks = list(state.racks)
+    for other, size in enumerate(view["rack_sizes"]):
+        if other != seat:
+            racks[other], unseen = tuple(unseen[:size]), unseen[size:]
+    return replace(state, racks=tuple(racks), pool=tuple(unseen))
+
+
+def rollout(game: Any, state: RummikubState, seat: int, rng: Rng) -> float:
+    """Play HORIZON rounds with normal bots, then score ``seat``'s position."""
+    for _ in range(HORIZON * state.players):
+        mover = game.to_move(state)
+        if mover is None:
+            break
+        state = game.apply(state, mover, normal_bot(game, state, mover, rng))
+    outcome = game.outcome(state)
+    if outcome is not None:
+        return 50.0 if seat in outcome.winners else -50.0
+    others = [len(rack) for other, rack in enumerate(state.racks) if other != seat]
+    return sum(others) / len(others) - len(state.racks[seat])
 
 
 BOTS: dict[str, BotFn] = {"easy": easy_bot, "normal": normal_bot, "hard": hard_bot}

@@ -591,8 +591,11 @@ def test_auto_arrange_with_the_keyboard(new_context: Any, app_url: str) -> None:
     page.keyboard.press("Enter")
     note_has(page, "every tile")
     assert sorted_melds(page) == [["B8", "K8", "R8"], ["R4", "R5", "R6"]]
+    # the step is undoable once the button is enabled; the table is redrawn after the key
+    wait_until(page, "!document.querySelector('[data-testid=undo-step]').disabled", 10)
     page.focus("[data-testid=undo-step]")
     page.keyboard.press("Enter")
+    wait_until(page, "document.querySelectorAll('[data-testid=meld]').length === 0", 10)
     assert melds(page) == []
     page.focus("[data-testid=arrange]")
     page.keyboard.press("Enter")

@@ -9,8 +9,9 @@ normal    the solver's play of the most rack value, every turn, rearranging as n
 hard      looks ahead: it weighs the solver's most-tiles play, its most-value play (when it
           lays other tiles) and a draw by sampling
 sampling  the tiles the bot cannot see (the full set less its rack and the table, in a fixed
-          order) dealt afresh to the other racks and the pool, SAMPLES times; every candidate
-          is played in each deal and rolled out HORIZON rounds with normal bots
+          order: ``game.sample_world``) dealt afresh to the other racks and the pool, SAMPLES
+          times; every candidate is played in each deal and rolled out HORIZON rounds with
+          normal bots
 rollout   scores the opponents' mean rack size less the bot's own, or +/-50 when the game
           ended; the candidate with the best total wins (the candidates share each deal and
           each rollout's seed, so their comparison is not blurred by luck)
@@ -27,16 +28,13 @@ fits, the initial meld, or the bot goes out).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from ..rng import Rng
 from .game import Move, RummikubState
 from .melds import Meld
 from .solver import Solution, solve
-from .tiles import FULL_SET
 
 SAMPLES = 6  # deals of the unseen tiles per decision
 HORIZON = 2  # rounds of each rollout
@@ -100,23 +98,11 @@ def hard_bot(game: Any, state: RummikubState, seat: int, rng: Rng) -> Move:
         candidates.append(Move("draw"))
     totals = [0.0] * len(candidates)
     for sample in range(SAMPLES):
-        world = unseen_dealt(game, state, seat, Rng.derive("lookahead", rng.below(1 << 30), sample))
+        world = game.sample_world(state, seat, Rng.derive("lookahead", rng.below(1 << 30), sample))
         for index, move in enumerate(candidates):
             after = game.apply(world, seat, move)
             totals[index] += rollout(game, after, seat, Rng.derive("rollout", sample))
     return candidates[max(range(len(candidates)), key=lambda i: (totals[i], -i))]
-
-
-def unseen_dealt(game: Any, state: RummikubState, seat: int, rng: Rng) -> RummikubState:
-    """``state`` with the tiles ``seat`` cannot see dealt afresh, drawn from its view alone."""
-    view = game.view(state, seat)
-    seen = Counter(view["rack"]) + Counter(t for entry in view["table"] for t in entry["tiles"])
-    unseen = rng.shuffled(sorted((Counter(FULL_SET) - seen).elements()))
-    racks = list(state.racks)
-    for other, size in enumerate(view["rack_sizes"]):
-        if other != seat:
-            racks[other], unseen = tuple(unseen[:size]), unseen[size:]
-    return replace(state, racks=tuple(racks), pool=tuple(unseen))
 
 
 def rollout(game: Any, state: RummikubState, seat: int, rng: Rng) -> float:

@@ -563,10 +563,12 @@ class Rummikub(Game[RummikubState, Move]):
         return tiles + [t for meld in state.table for t in meld.tiles]
 
     def sample_world(self, state: RummikubState, seat: int, rng: Rng) -> RummikubState:
-        """Re-deal the tiles ``seat`` cannot see (the other racks and the pool)."""
+        """Re-deal the tiles ``seat`` cannot see (the other racks and the pool). They are sorted
+        first, so the deal depends on what the seat sees alone, not on their hidden order (the
+        hard bot samples with it)."""
         if state.over:
             return state
-        unseen = rng.shuffled(self.hidden_cards(state, seat))
+        unseen = rng.shuffled(sorted(self.hidden_cards(state, seat)))
         racks = list(state.racks)
         for other in range(state.players):
             if other != seat:

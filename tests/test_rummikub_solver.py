@@ -21,7 +21,7 @@ from tapete.rng import Rng
 from tapete.rummikub import solve
 from tapete.rummikub.melds import Meld, MeldError, read_meld
 from tapete.rummikub.rules import unreplaced_jokers, validate_play
-from tapete.rummikub.tiles import JOKER, code_of
+from tapete.rummikub.tiles import COLOURS, JOKER, code_of
 
 OPTIONS = {
     "initial_meld_threshold": 30,
@@ -258,6 +258,25 @@ def test_general_play_matches_the_oracle(batch: int) -> None:
 
 
 @pytest.mark.parametrize("batch", range(2))
+def test_pinned_table_jokers_match_the_oracle(batch: int) -> None:
+    """RACK_ONLY with jokers on the table: the solver decides each pin (keep or release, and
+    as which colour) in a scenario of its own, with a tighter rack where a joker is kept."""
+    rng = Rng.derive("solver-oracle-pins", batch)
+    seen = 0
+    while seen < 150:
+        table, rack, _ = random_position(rng)
+        if not any(JOKER in m.tiles for m in table):
+            continue
+        seen += 1
+        objective = ["value", "tiles"][rng.below(2)]
+        expected = Oracle(table, rack, objective, True).solve()
+        solution = solve(table_json(table), rack, objective=objective, options=OPTIONS)
+        got = solution.value if objective == "value" else solution.tiles
+        assert got == expected, (table_json(table), rack, objective, solution)
+        check_answer(table, rack, solution, OPTIONS)
+
+
+@pytest.mark.parametrize("batch", range(2))
 def test_initial_meld_matches_the_oracle(batch: int) -> None:
     rng = Rng.derive("initial-oracle", batch)
     for _ in range(250):
@@ -342,6 +361,48 @@ def test_a_run_rebuilt_around_a_pinned_joker() -> None:
     # the joker stands for R6 and must keep doing so: the rack's R6 frees it
     solution = best([["R5", "*", "R7"], ["K8", "B8", "Y8"]], ["R6", "R8"])
     assert solution.placed == ("R6", "R8")
+
+
+def test_pin_scenarios() -> None:
+    """A run's joker and a group's joker: each kept or released, the group's as either of its
+    missing colours, the releases the rack cannot pay for left out; a kept joker's slot plays
+    no rack tile (releasing it does that)."""
+    from tapete.rummikub import solver
+    from tapete.rummikub.pins import pin_scenarios
+
+    table = [["R5", "*", "R7"], ["K9", "B9", "*"]]
+    old = solver.read_input_table(table)
+    problem = solver.general_problem(old, ["R6", "R6", "Y9", "K1"], "value", solver.DEFAULTS)
+    scenarios = pin_scenarios(problem)
+    described = sorted(
+        tuple(sorted((place, kind) for place, records in s.records.items() for _, kind in records))
+        for s in scenarios
+    )
+    red, yellow = COLOURS.index("R"), COLOURS.index("Y")
+    r6, r9, y9 = (red, 6), (red, 9), (yellow, 9)  # (colour, number)
+    assert described == sorted(
+        [
+            ((r6, "keep"), (r9, "keep")),
+            ((r6, "keep"), (y9, "keep")),
+            ((r6, "keep"), (y9, "release")),  # no red 9 in the rack: it cannot release
+            ((r6, "release"), (r9, "keep")),
+            ((r6, "release"), (y9, "keep")),
+            ((r6, "release"), (y9, "release")),
+        ]
+    )
+    assert [s.released for s in scenarios] == sorted((s.released for s in scenarios), reverse=True)
+    for scenario in scenarios:
+        decided = scenario.problem
+        assert decided.pins == [] and problem.pins  # the original is untouched
+        assert decided.free_table_jokers == scenario.released
+        red6 = red * 13 + 6 - 1  # the slot of R6
+        if scenario.records[r6][0][1] == "keep":
+            assert decided.table[red6] == problem.table[red6] + 1 and decided.rack[red6] == 0
+        else:
+            assert decided.table[red6] == problem.table[red6] and decided.rack[red6] == 2
+            assert decided.min_rack[red6] == 1
+    plain = solver.general_problem([], ["R1"], "value", solver.DEFAULTS)
+    assert [s.records for s in pin_scenarios(plain)] == [{}]
 
 
 def test_prefers_the_table_as_it_was() -> None:

@@ -10,8 +10,10 @@ lane      a run under construction in one colour, by the number reached so far: 
 group tiles
           the tiles of one number that go to groups; they fit in m groups exactly when no colour
           has more than m of them and 3m <= tiles + jokers <= 4m (deal them round-robin)
-pin       RACK_ONLY: a table joker keeps the tile it stands for (it is then counted like that
-          tile), or is released when that tile is played from the rack (then it is free)
+pin       RACK_ONLY: a table joker keeps the tile it stands for, or is released when that tile
+          is played from the rack; decided before the program runs (``pins``): a kept joker
+          counts as a table tile of its slot, a released one is free and its slot must use a
+          rack tile (``min_rack``)
 essential joker
           a joker without which the melds would not be valid: a hole inside a run, the one or
           two tiles that bring a short run to three (a *closure*), a group's third tile. Other
@@ -34,10 +36,9 @@ that used fewer jokers for no less objective beats one that used more.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import combinations, permutations, product
+from itertools import permutations
 from typing import Any
 
 SCALE = 1024
@@ -101,16 +102,14 @@ def dominators() -> list[tuple[int, ...]]:
 
 
 # -- key layout -------------------------------------------------------------------------------
-# lanes of colour c at bits 7c..7c+6; then jokers used, jokers released, group tiles of the
-# current number, the largest count of one colour among them, two pin counters, the value of
-# an initial meld (capped at the threshold).
+# lanes of colour c at bits 7c..7c+6; then jokers used, group tiles of the current number,
+# the largest count of one colour among them, the value of an initial meld (capped at the
+# threshold).
 
 SH_JU = 28
-SH_REL = 30
-SH_T = 32
-SH_MG = 36
-SH_PIN = 39
-SH_THR = 43
+SH_T = 30
+SH_MG = 34
+SH_THR = 37
 MASK_LANES = (1 << 28) - 1
 
 
@@ -262,7 +261,8 @@ def _choice_beats(a: SlotChoice, b: SlotChoice, exact: bool) -> bool:
 
 @dataclass
 class Pin:
-    """RACK_ONLY: table jokers of one meld that keep what they stand for unless released."""
+    """RACK_ONLY: table jokers of one meld that keep what they stand for unless released (as
+    one of ``colours``; the jokers of a group as different colours)."""
 
     number: int
     colours: tuple[int, ...]
@@ -282,10 +282,11 @@ class Problem:
     in_groups: list[int]  # table tiles of slot s that sit in groups
     free_table_jokers: int
     rack_jokers: int
-    pins: list[Pin]
+    pins: list[Pin]  # undecided pins (the program itself runs only once they are decided)
     threshold: int | None = None  # initial meld: the value to reach
     joker_value: bool = False  # initial meld: a joker counts what it stands for
     sources: dict[int, list[int]] = field(default_factory=dict)  # slot -> old meld per copy
+    min_rack: list[int] = field(default_factory=lambda: [0] * 52)  # rack tiles a slot must use
 
 
 @dataclass
@@ -296,33 +297,9 @@ class Path:
     group_jokers: dict[int, int]
     score: int
     jokers_used: int
-    released: int
 
 
 # -- the dynamic program ------------------------------------------------------------------------
-
-
-def _pin_variants(
-    key: int, pins: list[tuple[int, Pin]], cap: int
-) -> list[tuple[int, int, int, tuple[tuple[int, str], ...]]]:
-    """The pin decisions at a slot: (key delta, pinned tiles here, releases here, record)."""
-    out: list[tuple[int, int, int, tuple[tuple[int, str], ...]]] = [(0, 0, 0, ())]
-    for index, pin in pins:
-        done = _field(key, SH_PIN + 2 * index, 2)
-        if done >= pin.count:
-            continue
-        grown = []
-        for delta, kept, released, record in out:
-            grown.append((delta, kept, released, record))
-            bump = delta + (1 << (SH_PIN + 2 * index))
-            grown.append((bump, kept + 1, released, record + ((index, "keep"),)))
-            rel = _field(key, SH_REL, 2) + released + 1
-            if rel <= cap:
-                grown.append(
-                    (bump + (1 << SH_REL), kept, released + 1, record + ((index, "release"),))
-                )
-        out = grown
-    return out
 
 
 def _prune_field(states: dict[int, int], shift: int, mask: int, beats: list[int]) -> dict[int, int]:
@@ -410,24 +387,6 @@ _ALL_REACHABLE = [True] * 128
 _ROWS_CACHE: dict[tuple[int | bool, ...], list[tuple[int, int, int, int, SlotChoice]]] = {}
 
 
-def _releasable(problem: Problem) -> int:
-    """How many pinned jokers the rack can free at most: each needs a rack tile of its own
-    showing what it stands for (two jokers of one group, two different colours)."""
-    jokers = [
-        (index, [c * 13 + pin.number - 1 for c in pin.colours])
-        for index, pin in enumerate(problem.pins)
-        for _ in range(pin.count)
-    ]
-    for size in range(len(jokers), 0, -1):
-        for chosen in combinations(jokers, size):
-            for picks in product(*(slots for _, slots in chosen)):
-                owners = {(index, slot) for (index, _), slot in zip(chosen, picks, strict=True)}
-                counts = Counter(picks)
-                if len(owners) == size and all(problem.rack[s] >= k for s, k in counts.items()):
-                    return size
-    return 0
-
-
 class OverBudget(Exception):
     """A try of the program that explored more states than it was allowed."""
 
@@ -448,8 +407,9 @@ class Program:
         self.floor = floor
         self.budget = budget
         self.explored = 0
-        releasable = _releasable(problem)
-        self.joker_cap = min(2, problem.free_table_jokers + problem.rack_jokers + releasable)
+        if problem.pins:
+            raise ValueError("decide the pins first (pins.pin_scenarios)")
+        self.joker_cap = min(2, problem.free_table_jokers + problem.rack_jokers)
         self.parents: list[dict[int, tuple[Any, ...]]] = []
         self.fit_cache: dict[tuple[int, int, int], list[int]] = {}
         bonus = problem.rack_jokers * problem.joker_weight * SCALE
@@ -496,17 +456,13 @@ class Program:
         self.weight = p.weight[slot] if real else 0
         self.links = p.links[slot - 1] if 1 < number <= 13 else 0
         self.in_groups = p.in_groups[slot] if real else 0
+        self.min_rack = p.min_rack[slot] if real else 0
         self.number = number
         self.shift = LANE_BITS * colour
         limit = self.floor - self.after[(colour, number)]
-        pins = [
-            (i, pin)
-            for i, pin in enumerate(p.pins)
-            if pin.number == number and colour in pin.colours
-        ]
         reachable = self.groups_reachable(colour, number)
-        if pins or p.threshold is not None:
-            out, parents = self.slow_layer(states, pins, limit)
+        if p.threshold is not None:
+            out, parents = self.threshold_layer(states, limit)
             if reachable is not None:
                 out = {k: v for k, v in out.items() if reachable[(k >> SH_T) & 127]}
         else:
@@ -524,14 +480,13 @@ class Program:
         more = self.joker_cap + sum(
             p.table[c * 13 + number - 1] + p.rack[c * 13 + number - 1] for c in range(colour + 1, 4)
         )
-        more += sum(pin.count for pin in p.pins if pin.number == number)
         return _reachable_table(min(more, 16))
 
     def fast_layer(
         self, states: dict[int, int], limit: int, reachable: list[bool] | None
     ) -> tuple[dict[int, int], dict[int, tuple[Any, ...]]]:
-        """The plain layer (no pins, no initial meld); states whose groups cannot be made are
-        never stored."""
+        """The plain layer (no initial meld); states whose groups cannot be made are never
+        stored."""
         shift = self.shift
         ok = reachable or _ALL_REACHABLE
         out: dict[int, int] = {}
@@ -543,7 +498,7 @@ class Program:
             lane_index = (key >> shift) & 127
             rows = tables[lane_index]
             if rows is None:
-                rows = tables[lane_index] = self.rows(lane_index, 0, 0)
+                rows = tables[lane_index] = self.rows(lane_index)
             used = (key >> SH_JU) & 3
             top = (key >> SH_MG) & 7
             for delta, group, jokers, gain, choice in rows:
@@ -558,51 +513,42 @@ class Program:
                     parents[new_key] = (key, choice)
         return out, parents
 
-    def slow_layer(
-        self, states: dict[int, int], pins: list[tuple[int, Pin]], limit: int
+    def threshold_layer(
+        self, states: dict[int, int], limit: int
     ) -> tuple[dict[int, int], dict[int, tuple[Any, ...]]]:
-        """The general layer: pins to decide, or an initial meld's value to track."""
+        """The layer of an initial meld: its value so far is part of the state."""
         shift = self.shift
         out: dict[int, int] = {}
         parents: dict[int, tuple[Any, ...]] = {}
         get = out.get
         cap = self.joker_cap
-        tables: dict[tuple[int, int, int], list[tuple[int, int, int, int, SlotChoice]]] = {}
-        threshold = self.p.threshold is not None
+        tables: list[list[tuple[int, int, int, int, SlotChoice]] | None] = [None] * len(LANES)
         for key, score in states.items():
             lane_index = (key >> shift) & 127
-            variants = _pin_variants(key, pins, cap) if pins else [(0, 0, 0, ())]
+            rows = tables[lane_index]
+            if rows is None:
+                rows = tables[lane_index] = self.rows(lane_index)
             used = (key >> SH_JU) & 3
             top = (key >> SH_MG) & 7
-            for pin_delta, kept, released, record in variants:
-                table_key = (lane_index, kept, released)
-                rows = tables.get(table_key)
-                if rows is None:
-                    rows = tables[table_key] = self.rows(lane_index, kept, released)
-                base = key + pin_delta
-                for delta, group, jokers, gain, choice in rows:
-                    value = score + gain
-                    if value < limit or used + jokers > cap:
-                        continue
-                    new_key = base + delta
-                    if group > top:
-                        new_key += (group - top) << SH_MG
-                    if threshold:
-                        new_key = self.cap_threshold(new_key, choice)
-                    if get(new_key, NEG) < value:
-                        out[new_key] = value
-                        parents[new_key] = (key, choice, record)
+            for delta, group, jokers, gain, choice in rows:
+                value = score + gain
+                if value < limit or used + jokers > cap:
+                    continue
+                new_key = self.cap_threshold(key + delta, choice)
+                if group > top:
+                    new_key += (group - top) << SH_MG
+                if get(new_key, NEG) < value:
+                    out[new_key] = value
+                    parents[new_key] = (key, choice)
         return out, parents
 
-    def rows(
-        self, lane_index: int, kept: int, released: int
-    ) -> list[tuple[int, int, int, int, SlotChoice]]:
+    def rows(self, lane_index: int) -> list[tuple[int, int, int, int, SlotChoice]]:
         """The choices of this slot as (key delta, group tiles, jokers, score gain, choice)."""
         cache_key = (
             lane_index,
-            self.forced + kept,
+            self.forced,
             self.optional,
-            released,
+            self.min_rack,
             self.weight,
             self.links,
             self.in_groups,
@@ -614,15 +560,13 @@ class Program:
         if found is None:
             if len(_ROWS_CACHE) > 100_000:
                 _ROWS_CACHE.clear()
-            found = _ROWS_CACHE[cache_key] = self.make_rows(lane_index, kept, released)
+            found = _ROWS_CACHE[cache_key] = self.make_rows(lane_index)
         return found
 
-    def make_rows(
-        self, lane_index: int, kept: int, released: int
-    ) -> list[tuple[int, int, int, int, SlotChoice]]:
+    def make_rows(self, lane_index: int) -> list[tuple[int, int, int, int, SlotChoice]]:
         out = []
-        forced = self.forced + kept
-        for choice in slot_choices(lane_index, forced, self.optional, released, self.exact):
+        forced = self.forced
+        for choice in slot_choices(lane_index, forced, self.optional, self.min_rack, self.exact):
             if self.number == 14 and choice.new != (0, 0, 0, 0):
                 continue
             rack_used = choice.used - forced
@@ -647,19 +591,13 @@ class Program:
         p = self.p
         out: dict[int, int] = {}
         parents: dict[int, tuple[Any, ...]] = {}
-        pins = [(i, pin) for i, pin in enumerate(p.pins) if pin.number == number]
-        # every pin of this number decided (kept or released as often as it has jokers)
-        pin_mask = sum(3 << (SH_PIN + 2 * i) for i, _ in pins)
-        pin_done = sum(pin.count << (SH_PIN + 2 * i) for i, pin in pins)
-        clear = ~((0xF << SH_T) | (0x7 << SH_MG) | (0xF << SH_PIN))
+        clear = ~((0xF << SH_T) | (0x7 << SH_MG))
         limit = self.floor - self.after[(4, number)]
         fits = self.fit_cache
         joker_value = p.threshold is not None and p.joker_value
         get = out.get
         for key, score in states.items():
             if score < limit:
-                continue
-            if key & pin_mask != pin_done:
                 continue
             fit_key = ((key >> SH_T) & 15, (key >> SH_MG) & 7, (key >> SH_JU) & 3)
             counts = fits.get(fit_key)
@@ -700,11 +638,10 @@ class Program:
     def final_score(self, key: int, score: int) -> int:
         p = self.p
         used = _field(key, SH_JU, 2)
-        released = _field(key, SH_REL, 2)
         if p.threshold is not None and _field(key, SH_THR, 7) < p.threshold:
             if score > 0 or used:
                 return NEG
-        must = p.free_table_jokers + released
+        must = p.free_table_jokers
         if self.exact:
             if used < must or used - must > p.rack_jokers:
                 return NEG
@@ -725,16 +662,13 @@ class Program:
             key = prev
             for colour in range(3, -1, -1):
                 layer -= 1
-                entry = self.parents[layer][key]
-                record = entry[2] if len(entry) == 3 else ()
-                slots[(colour, number)] = (entry[1], record)
-                key = entry[0]
+                key, choice = self.parents[layer][key]
+                slots[(colour, number)] = (choice, ())
         return Path(
             slots=slots,
             group_jokers=group_jokers,
             score=score,
             jokers_used=_field(final_key, SH_JU, 2),
-            released=_field(final_key, SH_REL, 2),
         )
 
 

@@ -22,14 +22,19 @@ tries        whole rack first (often possible, and then fast); then just better 
              play within a budget of states (small when the whole-rack try was cheap, a few
              times its cost when it was dear); if that runs over, from the top down with
              doubling steps (iterative deepening of the bound)
+scenario     RACK_ONLY: one decision of every pinned table joker (``pins``); a try runs the
+             program once per scenario, each with the best so far as its floor
 
 How it works: ``program`` holds the dynamic program over numbers 1..13 with per-colour lane
-states (van Rijn, Takes and Vis, 2015) extended with jokers, pins and the initial meld;
-``arrange`` turns its path into melds.
+states (van Rijn, Takes and Vis, 2015) extended with jokers and the initial meld;
+``pins`` decides the pinned jokers before it runs; ``arrange`` turns its path into melds. The
+cycle collector is paused while the program runs (its millions of small tuples hold no
+cycles; scanning them cost a fifth of the time).
 """
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -47,6 +52,7 @@ from .arrange import (
     weights,
 )
 from .melds import Meld, MeldError, Reading, parse_meld, read_meld
+from .pins import Scenario, pin_scenarios
 from .program import SCALE, OverBudget, Problem, Program
 from .tiles import JOKER, number_of, parse_code, sorted_tiles
 
@@ -119,10 +125,18 @@ def solve(
     )
     found = _SOLVED.get(key)
     if found is None:
-        if initial:
-            found = solve_initial(sorted(hand), objective, opts)
-        else:
-            found = solve_general(old, sorted(hand), objective, opts)
+        # the program makes up to millions of small acyclic tuples, which reference counting
+        # frees; the cycle collector would only scan them over and over (20% of the time)
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            if initial:
+                found = solve_initial(sorted(hand), objective, opts)
+            else:
+                found = solve_general(old, sorted(hand), objective, opts)
+        finally:
+            if collecting:
+                gc.enable()
         if len(_SOLVED) >= 256:
             _SOLVED.pop(next(iter(_SOLVED)))
         _SOLVED[key] = found
@@ -212,7 +226,7 @@ def solve_general(
 
 
 QUICK_BUDGET = 5_000  # states
-WEAK_BOUND = 30_000  # states of a failed whole-rack try that show the bound prunes little
+WEAK_BOUND = 8_000  # states of a failed whole-rack try that show the bound prunes little
 WEAK_BOUND_FACTOR = 6
 
 
@@ -258,25 +272,45 @@ class Try:
         floor: int,
         budget: int | None,
     ) -> list[Built] | None:
-        """The fast mode first (jokers left to the builder), the exact mode when the builder
-        cannot place the free jokers."""
+        """Each decision of the pins in turn (branch and bound: a scenario must beat the best
+        so far); in each, the fast mode first (jokers left to the builder), the exact mode when
+        the builder cannot place the free jokers."""
         old_jokers = [i for i, (m, _) in enumerate(old) for t in m.tiles if t == JOKER]
+        best: list[Built] | None = None
+        for scenario in pin_scenarios(problem):
+            found = self.scenario(scenario, problem, old, old_jokers, floor, budget)
+            if found is not None:
+                best, score = found
+                floor = score + 1
+        return best
+
+    def scenario(
+        self,
+        scenario: Scenario,
+        problem: Problem,
+        old: list[tuple[Meld, Reading]],
+        old_jokers: list[int],
+        floor: int,
+        budget: int | None,
+    ) -> tuple[list[Built], int] | None:
+        decided = scenario.problem
         for exact in (False, True):
-            program = Program(problem, exact, floor, budget)
+            left = None if budget is None else budget - self.explored
+            program = Program(decided, exact, floor, left)
             try:
                 path = program.run()
             finally:
                 self.explored += program.explored
             if path is None:
                 return None
+            for place, (choice, _) in path.slots.items():
+                path.slots[place] = (choice, scenario.records.get(place, ()))
             melds = Builder(problem, path, exact, old).build()
             if exact:
-                return melds
-            free = (
-                problem.free_table_jokers + problem.rack_jokers + path.released - path.jokers_used
-            )
+                return melds, path.score
+            free = decided.free_table_jokers + decided.rack_jokers - path.jokers_used
             if place_free_jokers(free, melds, old_jokers):
-                return melds
+                return melds, path.score
         return None
 
 

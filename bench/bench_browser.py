@@ -1,8 +1,9 @@
-"""Move latency in the browser: Wizard bot moves and Lobo hints asked of the app's own worker
-in headless Chromium, beside the same decisions in CPython, with the answers checked equal.
+"""Move latency in the browser: Wizard bot moves, Lobo hints, and Rummikub's hard bot and hint
+asked of the app's own worker in headless Chromium, beside the same decisions in CPython, with
+the answers checked equal.
 
-    python3 bench/bench_browser.py [--deals 12] [--lobo-games 6] [--games wizard,lobo] \
-        [--levels hard,normal,easy]
+    python3 bench/bench_browser.py [--deals 12] [--lobo-games 6] [--rummikub-games 6] \
+        [--games wizard,lobo,rummikub] [--levels hard,normal,easy]
 
 The app is built into a temporary folder (``build.build``: the shipped start, precompiled and
 with snapshots), served on 127.0.0.1 and opened in headless Chromium with bench_boot.py's
@@ -21,6 +22,11 @@ Positions, made in CPython:
   does) and ``view_seat`` 0 (the page always asks for the viewer's snapshot).
 - Lobo: bench_lobo.py's latency positions: every position of ``--lobo-games`` games per
   difficulty (seeds ``L0``, ``L1``, ...) played by the hint itself, each asked as ``hint``.
+- Rummikub: every turn of the hard bot in ``--rummikub-games`` 2-player games of hard against
+  normal (seeds ``L0``, ``L1``, ...; hard sits first in even games, second in odd ones), each
+  asked as ``bot_move`` at level hard (``bot_seed`` = its index) and as ``hint`` (the solver's
+  best play by value). The bot moves go first, the hints after them: the bot's look-ahead
+  solves so many positions that the solver's cache of recent answers holds none of the hints.
 
 Each request is also answered by ``tapete.api.handle`` in this process with the same JSON (wall
 and CPU time), interleaved position by position (the runtime that goes first alternates) so
@@ -156,6 +162,47 @@ def lobo_positions(games: int, difficulty: str) -> Iterator[tuple[str, dict[str,
             state = game.apply(state, 0, game.parse_move(game.hint(state, 0)["move"]))
 
 
+def rummikub_cases(games: int) -> list[Case]:
+    """Every turn of hard in games of hard against normal: its bot move, then (after all of
+    those) the hint of the same positions; grouped by whether the seat had melded."""
+    from tapete.bots import choose_move
+
+    game = get_game("rummikub")
+    turns: list[tuple[str, int, dict[str, Any]]] = []
+    for g in range(games):
+        levels = ["hard", "normal"] if g % 2 == 0 else ["normal", "hard"]
+        state = game.new_game(f"L{g}", None, 2)
+        steps = 0
+        while (seat := game.to_move(state)) is not None and steps < 400:
+            if levels[seat] == "hard":
+                kind = "melded" if state.melded[seat] else "initial"
+                turns.append((kind, seat, game.to_json(state)))
+            state = game.apply(state, seat, choose_move(game, state, seat, levels[seat], steps))
+            steps += 1
+    bots = [
+        Case(
+            "rummikub",
+            "hard",
+            kind,
+            "bot_move",
+            {
+                "game": "rummikub",
+                "state": s,
+                "seat": seat,
+                "level": "hard",
+                "bot_seed": i,
+                "view_seat": 0,
+            },
+        )
+        for i, (kind, seat, s) in enumerate(turns)
+    ]
+    hints = [
+        Case("rummikub", "hint", kind, "hint", {"game": "rummikub", "state": s, "seat": seat})
+        for kind, seat, s in turns
+    ]
+    return bots + hints
+
+
 def lobo_cases(games: int) -> list[Case]:
     return [
         Case("lobo", f"hint {difficulty}", phase, "hint", {"game": "lobo", "state": s, "seat": 0})
@@ -289,7 +336,7 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 def kinds_of(samples: Sequence[Sample]) -> list[str]:
-    order = ["bid", "trump", "card", "play", "choice"]
+    order = ["bid", "trump", "card", "play", "choice", "initial", "melded"]
     found = {s.case.kind for s in samples}
     listed = sorted(found, key=lambda k: (order.index(k) if k in order else len(order), k))
     return listed + ["all"] if len(listed) > 1 else listed
@@ -374,12 +421,13 @@ def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=12, help="Wizard: deals (round 10 of each)")
     parser.add_argument("--lobo-games", type=int, default=6, help="Lobo: games per difficulty")
-    parser.add_argument("--games", default="wizard,lobo")
+    parser.add_argument("--rummikub-games", type=int, default=6, help="Rummikub: games")
+    parser.add_argument("--games", default="wizard,lobo,rummikub")
     parser.add_argument("--levels", default=",".join(WIZARD_LEVELS), help="Wizard bot levels")
     args = parser.parse_args()
     args.games = [g for g in args.games.split(",") if g]
     args.levels = [level for level in args.levels.split(",") if level]
-    unknown = [g for g in args.games if g not in ("wizard", "lobo")]
+    unknown = [g for g in args.games if g not in ("wizard", "lobo", "rummikub")]
     unknown += [level for level in args.levels if level not in WIZARD_LEVELS]
     if unknown:
         raise SystemExit(f"unknown games or levels: {unknown}")
@@ -390,7 +438,8 @@ def main() -> int:
     args = parse_args()
     command = (
         f"python3 bench/bench_browser.py --deals {args.deals} --lobo-games {args.lobo_games} "
-        f"--games {','.join(args.games)} --levels {','.join(args.levels)}"
+        f"--rummikub-games {args.rummikub_games} --games {','.join(args.games)} "
+        f"--levels {','.join(args.levels)}"
     )
     boot = benchlib.load_bench("bench_boot")
     tool = boot.load_build()
@@ -399,6 +448,8 @@ def main() -> int:
         cases += wizard_cases(args.deals, args.levels)
     if "lobo" in args.games:
         cases += lobo_cases(args.lobo_games)
+    if "rummikub" in args.games:
+        cases += rummikub_cases(args.rummikub_games)
     print(f"{len(cases)} requests to time in both runtimes", file=sys.stderr, flush=True)
     result = run(cases, boot, tool)
     print(report(result, command))

@@ -516,7 +516,8 @@ class Program:
     def threshold_layer(
         self, states: dict[int, int], limit: int
     ) -> tuple[dict[int, int], dict[int, tuple[Any, ...]]]:
-        """The layer of an initial meld: its value so far is part of the state."""
+        """The layer of an initial meld: its value so far is part of the state. (The loop of
+        ``fast_layer`` plus that; kept apart so that the hot loop does no per-row test.)"""
         shift = self.shift
         out: dict[int, int] = {}
         parents: dict[int, tuple[Any, ...]] = {}

@@ -293,6 +293,7 @@ class Try:
         floor: int,
         budget: int | None,
     ) -> tuple[list[Built], int] | None:
+        """The best melds of one scenario that reach ``floor``, with their score, or None."""
         decided = scenario.problem
         for exact in (False, True):
             left = None if budget is None else budget - self.explored

@@ -449,6 +449,9 @@ def test_one_tile_and_two_jokers_as_a_group(new_context: Any, app_url: str) -> N
         "document.querySelector('[data-testid=meld-badge]')?.textContent.includes('group')",
     )
     assert page.get_attribute("[data-testid=meld-kind-group]", "aria-pressed") == "true"
+    # no minimum to reach: the line gives the value without "of 0"
+    line = page.inner_text("[data-testid=initial-meld]")
+    assert "no minimum" in line and "of 0" not in line, line
     shot(page, "rummikub-jokers-group")
     # undo takes the choice back; choosing again and Done sends the group
     page.click("[data-testid=undo-step]")
@@ -493,6 +496,7 @@ def test_ambiguous_meld_choice_on_a_phone_in_spanish(new_context: Any, app_url: 
         "document.querySelector('[data-testid=meld-badge]')?.textContent.includes('serie')",
     )
     assert page.inner_text("[data-testid=meld-kind-run]") == "escalera"
+    assert "sin mínimo" in page.inner_text("[data-testid=initial-meld]")
     shot(page, "rummikub-jokers-group-phone-es")
 
 

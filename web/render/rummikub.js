@@ -208,6 +208,13 @@ function lastText(view, names, t) {
   return h("span", { class: "rk-last", dataset: { testid: "last" } }, " · ", t(`rummikub.last.${last.action}`, { name: names[last.seat], n: last.tiles }));
 }
 
+/** The initial meld's line: what it needs, or its running value against the threshold (with
+ * a threshold of 0 there is no number to reach, only new melds from the rack). */
+function initialText(t, changed, value, threshold) {
+  if (threshold <= 0) return changed ? t("rummikub.initial.running_any", { value }) : t("rummikub.initial.needed_any");
+  return changed ? t("rummikub.initial.running", { value, threshold }) : t("rummikub.initial.needed", { threshold });
+}
+
 /** The line above the table: the initial meld's running value, auto-arrange's news. */
 function drawInfo(p) {
   if (!board || !board.infoEl) return;
@@ -224,7 +231,7 @@ function drawInfo(p) {
       h(
         "span",
         { class: ["rk-initial", value >= threshold ? "rk-enough" : null], dataset: { testid: "initial-meld" } },
-        board.changed() ? t("rummikub.initial.running", { value, threshold }) : t("rummikub.initial.needed", { threshold }),
+        initialText(t, board.changed(), value, threshold),
         jokers ? ` ${jokers}` : "",
       ),
     );

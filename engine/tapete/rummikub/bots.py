@@ -20,10 +20,11 @@ Why: the two greedy objectives lay the same tiles nearly every turn, and on 2,00
 duels the most-tiles play won 50.1% [47.9, 52.3] against normal. Fixed rules for holding tiles
 back or drawing measured worse (41-51%; BENCHMARKS.md lists them). Sampling lets the bot hold
 back, or draw, only when the rollouts say that the play would help the opponents more than
-itself: it draws at about a quarter of its decisions, and won 56.0% [53.0, 58.9] of 1,106
-duplicate duels against normal (BENCHMARKS.md). Its turns take 3 ms at the median in CPython,
-0.22 s at the 90th percentile and 0.32 s at the 95th; most turns need no decision (nothing
-fits, the initial meld, or the bot goes out).
+itself: it draws at about a quarter of its decisions. In duplicate tournaments it won 55.8%
+[52.7, 58.9] of 1,000 duels against normal, 31.2% [28.4, 34.3] of 960 four-player games
+against three normal bots (parity 25%) and all 200 against easy (BENCHMARKS.md). Most turns
+need no decision (nothing fits, the initial meld, or the bot goes out); in the browser its
+turns took 11 ms at the median, 0.31 s at the 95th percentile and 0.5 s at most.
 """
 
 from __future__ import annotations

@@ -741,6 +741,27 @@ def run_pytest(folder: str, extra: Sequence[str], result: Stage, allow_empty: bo
     return code == 0 or (code == 5 and allow_empty)
 
 
+def run_node_tests(folder: str, result: Stage) -> bool:
+    """``node --test`` on the plain-JS unit tests of ``folder`` (the page's modules that need no
+    DOM: the table protocol, the pairing codec, the seed commitment); fills result's counts."""
+    node = require_tool("node", "install Node.js 18 or later")
+    tests = sorted(str(path.relative_to(ROOT)) for path in (ROOT / folder).glob("*.test.mjs"))
+    if not tests:
+        raise BuildError(f"no *.test.mjs in {folder}/")
+    print("$ node --test " + " ".join(tests), flush=True)
+    completed = subprocess.run(
+        [node, "--test", *tests], cwd=ROOT, check=False, capture_output=True, text=True
+    )
+    print(completed.stdout + completed.stderr, end="", flush=True)
+    counts = dict(re.findall(r"^# (pass|fail|skipped) (\d+)$", completed.stdout, re.MULTILINE))
+    result.passed = int(counts.get("pass", 0))
+    result.failed = int(counts.get("fail", 0))
+    result.skipped = int(counts.get("skipped", 0))
+    if completed.returncode != 0 and result.failed == 0:
+        result.failed = 1
+    return completed.returncode == 0
+
+
 def run_check(command: Sequence[str]) -> bool:
     print("$ " + " ".join(command), flush=True)
     return subprocess.run([sys.executable, "-m", *command], cwd=ROOT, check=False).returncode == 0
@@ -783,6 +804,7 @@ def test(pytest_args: Sequence[str]) -> bool:
     stages.append(
         stage("unit", lambda s: run_pytest("tests", pytest_args, s, False), is_suite=True)
     )
+    stages.append(stage("js", lambda s: run_node_tests("tests/js", s), is_suite=True))
     if built.ok:
         stages.append(
             stage("e2e", lambda s: run_pytest("e2e", pytest_args, s, True), is_suite=True)

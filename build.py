@@ -259,19 +259,22 @@ def pyodide_cache_ok(directory: Path) -> bool:
     return True
 
 
-def npm_pack_pyodide(workdir: Path) -> Path:
-    """``npm pack pyodide@VERSION`` into ``workdir``; returns the checked tarball."""
+def npm_pack(name: str, version: str, integrity: str, workdir: Path) -> Path:
+    """``npm pack NAME@VERSION`` into ``workdir``; returns the tarball, checked against the
+    pinned npm ``integrity`` (a changed tarball is refused)."""
     npm = require_tool("npm", "install Node.js 18 or later (it brings npm)")
-    run(
-        [npm, "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", workdir, "--silent"],
-        capture=True,
-    )
-    tarball = workdir / f"pyodide-{PYODIDE_VERSION}.tgz"
+    run([npm, "pack", f"{name}@{version}", "--pack-destination", workdir, "--silent"], capture=True)
+    tarball = workdir / f"{name}-{version}.tgz"
     if not tarball.is_file():
         raise BuildError(f"npm pack did not produce {tarball.name}")
-    if npm_integrity(tarball) != PYODIDE_INTEGRITY:
+    if npm_integrity(tarball) != integrity:
         raise BuildError(f"{tarball.name} does not match the pinned integrity hash")
     return tarball
+
+
+def npm_pack_pyodide(workdir: Path) -> Path:
+    """``npm pack pyodide@VERSION`` into ``workdir``; returns the checked tarball."""
+    return npm_pack("pyodide", PYODIDE_VERSION, PYODIDE_INTEGRITY, workdir)
 
 
 def extract_npm_tarball(tarball: Path, target: Path) -> None:
@@ -339,6 +342,77 @@ def ensure_micropip(cache: Path = WHEELS) -> Path:
             raise BuildError(f"{wheel.name} is missing or does not match its pinned sha256")
         downloaded.replace(wheel)
     return wheel
+
+
+# -- vendored npm libraries (the QR code generator and scanner) --------------------------------
+
+
+@dataclass(frozen=True)
+class Vendored:
+    """An npm package the page uses, pinned: its files go to dist/vendor/<name>/."""
+
+    name: str
+    version: str
+    integrity: str  # the npm registry's sha512 of the tarball
+    files: tuple[str, ...]  # paths inside the package (under package/)
+
+
+VENDORED = (
+    # QR codes of the join links and answers (ES module, no dependencies)
+    Vendored(
+        "lean-qr",
+        "2.7.4",
+        "sha512-tlMPFfqhAAZN7+j/djRSvl/2+AYT2+7RRuyq8bvcbV8gMiENiscquQ9WTfCSyeEdxsVaEB+tU7e9nFZC63BFnQ==",
+        ("index.mjs", "LICENSE"),
+    ),
+    # reads a QR code from camera frames (classic script, run in web/net/scan-worker.js)
+    Vendored(
+        "jsqr",
+        "1.4.0",
+        "sha512-dxLob7q65Xg2DvstYkRpkYtmKm2sPJ9oFhrhmudT1dZvNFFTlroai3AWSpLey/w5vMcLBXRgOJsbXpdN9HzU/A==",
+        ("dist/jsQR.js", "LICENSE"),
+    ),
+)
+VENDOR_CACHE = CACHE / "vendor"
+
+
+def ensure_vendored(package: Vendored, cache: Path = VENDOR_CACHE) -> Path:
+    """The package's files, fetched once with ``npm pack`` into .cache/vendor/<name>-<version>/
+    (a cached file is checked against the sha256 recorded when it was fetched)."""
+    folder = cache / f"{package.name}-{package.version}"
+    manifest = folder / ".sha256.json"
+    if manifest.is_file():
+        sums: dict[str, str] = json.loads(manifest.read_text(encoding="utf-8"))
+        if set(sums) == set(package.files) and all(
+            (folder / name).is_file() and sha256_file(folder / name) == digest
+            for name, digest in sums.items()
+        ):
+            return folder
+    log(f"fetching {package.name} {package.version} (npm pack)")
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache) as temp:
+        work = Path(temp)
+        unpacked = work / "package"
+        tarball = npm_pack(package.name, package.version, package.integrity, work)
+        extract_npm_tarball(tarball, unpacked)
+        missing = [name for name in package.files if not (unpacked / name).is_file()]
+        if missing:
+            raise BuildError(f"the {package.name} npm package lacks {', '.join(missing)}")
+        sums = {name: sha256_file(unpacked / name) for name in package.files}
+        (unpacked / ".sha256.json").write_text(json.dumps(sums, indent=1), encoding="utf-8")
+        shutil.rmtree(folder, ignore_errors=True)
+        unpacked.rename(folder)
+    return folder
+
+
+def copy_vendored(dist: Path) -> None:
+    """Every vendored package's files into dist/vendor/<name>/ (flat: index.mjs, jsQR.js)."""
+    for package in VENDORED:
+        source = ensure_vendored(package)
+        target = dist / "vendor" / package.name
+        target.mkdir(parents=True, exist_ok=True)
+        for name in package.files:
+            shutil.copyfile(source / name, target / Path(name).name)
 
 
 # -- precompiled Python (.pyc made by the pinned Pyodide under Node) ---------------------------
@@ -540,6 +614,7 @@ def build(dist: Path = DIST, web: Path = WEB, start: Start = Start()) -> dict[st
     shutil.rmtree(dist, ignore_errors=True)
     dist.mkdir(parents=True)
     copy_web(web, dist)
+    copy_vendored(dist)
     stdlib_url = copy_pyodide(runtime, dist, stdlib)
     wheel = build_wheel(dist / "engine")
     if start.precompiled_wheel:

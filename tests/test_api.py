@@ -503,3 +503,17 @@ def test_inspect_marks_a_tile_with_two_jokers_as_ambiguous() -> None:
     assert as_group["valid"] and as_group["kind"] == "group" and as_group["ambiguous"] is True
     assert only_group["valid"] and "ambiguous" not in only_group
     assert only_group["kind"] == "group"
+
+
+def test_view_public_is_the_view_of_no_seat() -> None:
+    """A table screen asks for ``view_public``: the view of no seat, no legal moves, no hand."""
+    request = {"op": "new_game", "game": "wizard", "seed": "PUBLIC", "players": 3}
+    snap = json.loads(handle(json.dumps({**request, "view_public": True})))["result"]
+    state = GAMES["wizard"].from_json(snap["state"])
+    assert snap["view"] == GAMES["wizard"].view(state, None)
+    assert snap["view"]["hand"] == [] and snap["legal_moves"] == []
+    assert "view" not in json.loads(handle(json.dumps(request)))["result"]
+    seated = json.loads(handle(json.dumps({**request, "view_seat": 1, "view_public": True})))
+    assert seated["result"]["view"]["seat"] == 1
+    bad = json.loads(handle(json.dumps({**request, "view_public": "yes"})))
+    assert bad["error"]["code"] == "bad_request"

@@ -20,6 +20,8 @@ import { renderNewGame } from "./ui/new-game.js";
 import { closeOverlay, showOverlay } from "./ui/overlay.js";
 import { PlayScreen } from "./ui/play.js";
 import { dealUrl, shareDeal } from "./ui/share.js";
+import { openJoin } from "./ui/join.js";
+import { openTable, savedTable, startTable } from "./ui/table.js";
 
 /** Games the page can draw. A game in build.json without a renderer is not offered. */
 const RENDERERS = { lobo, rummikub, willie, wizard };
@@ -30,6 +32,7 @@ for (const [id, renderer] of Object.entries(RENDERERS)) {
 /** Renderers that ask the engine more than moves (Rummikub's `inspect` while the player builds a
  * turn, its auto-arrange) get `ask(op, fields)`: the game, state and seat on view are filled in. */
 function askEngine(op, fields = {}) {
+  if (app.session) return app.session.ask(op, fields); // on a guest's device, its host answers
   const game = app.game;
   return app.engine.call(op, { game: game.record.game, state: game.snap.state, seat: game.viewer, ...fields });
 }
@@ -133,6 +136,19 @@ async function changeLanguage(lang) {
 
 // -- screens ----------------------------------------------------------------------------------
 
+/** What the several-devices screens (ui/table.js on the host, ui/join.js on a guest) use. */
+function tableContext() {
+  return {
+    app, root: root(), renderers: RENDERERS, PlayScreen, goHome, showFatal, showLoading, stillOn, errorText, isInputError, stopSession,
+    catalogue: (id) => catalogues().find((c) => c.id === id) || null,
+    share: (record) => shareDeal(record),
+    hotSeat: (setup) => {
+      app.lastSetup = { ...setup, seed: "" };
+      location.hash = `#/new/${setup.game}`;
+    },
+  };
+}
+
 function inGame() {
   return app.screen === "play" && !app.over;
 }
@@ -160,6 +176,15 @@ function showHome() {
     onLanguage: (lang) => changeLanguage(lang),
   });
   app.messages = [];
+  const table = savedTable();
+  if (table) {
+    root().querySelector("[data-testid=home]")?.prepend(h(
+      "section",
+      { class: "continue panel", dataset: { testid: "continue-table" } },
+      h("div", null, h("h2", null, t("table.continue.title")), h("p", null, t("table.continue.body", { game: t(`game.${table.setup.game}.name`), moves: table.record.moves.length }))),
+      h("a", { class: "button primary", href: "#/table" }, t("home.continue")),
+    ));
+  }
   drawUpdateBanner();
   applyUpdateIfIdle();
 }
@@ -172,6 +197,10 @@ function showNewGame(id) {
   renderNewGame(root(), catalogue, {
     initial: app.lastSetup && app.lastSetup.game === id ? app.lastSetup : null,
     engineReady: () => app.engine.status === "ready",
+    onHost: (setup) => {
+      app.lastSetup = setup;
+      startTable(tableContext(), setup).catch(showFatal);
+    },
     onStart: async (setup) => {
       const visit = app.visit;
       app.lastSetup = setup;
@@ -410,6 +439,8 @@ function route() {
   closeOverlay();
   if (hash === "" ) return showHome();
   if (hash === "play") return showPlay();
+  if (hash === "table") return openTable(tableContext()).catch(showFatal);
+  if (hash.startsWith("join/")) return openJoin(tableContext(), hash.slice(5)).catch(showFatal);
   if (hash.startsWith("new/")) return showNewGame(hash.slice(4));
   if (hash === "lab" || hash.startsWith("lab/")) return showLab(hash.slice(4) || "willie");
   return openDealLink(hash);

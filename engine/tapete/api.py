@@ -18,6 +18,10 @@ Ops (every field is validated; every bad request gets a coded error, never ``int
                  ``{"play": {"table": [...], ...}}``; it changes nothing
 ``arrange``      {game, state, seat, tiles} -> {table, from_hand, complete} (``Game.arrange``)
 ``replay``       {record, view_seat?} -> snapshot (rebuilds a saved game from its moves)
+
+``new_game``, ``apply``, ``bot_move`` and ``replay`` take ``view_public: true`` (without a
+``view_seat``) for the view of no seat: what a table screen that shows only public
+information draws.
 ``lab``          {config: {game, players, games, seed, options, levels}, start, count, tally?}
                  -> {config, start, records, tally, summary, cells}: one chunk of a
                  playtest-lab run added to the tally so far (``tapete.lab_ops``)
@@ -125,7 +129,8 @@ def _seat(
     return seat
 
 
-def snapshot(game: Any, state: Any, view_seat: int | None) -> dict[str, Any]:
+def snapshot(game: Any, state: Any, view_seat: int | None, public: bool = False) -> dict[str, Any]:
+    """``public``: the view of no seat (a table screen that shows only public information)."""
     outcome = game.outcome(state)
     to_move = game.to_move(state)
     out: dict[str, Any] = {
@@ -133,7 +138,10 @@ def snapshot(game: Any, state: Any, view_seat: int | None) -> dict[str, Any]:
         "to_move": to_move,
         "outcome": outcome.to_json() if outcome is not None else None,
     }
-    if view_seat is not None:
+    if public and view_seat is None:
+        out["view"] = game.view(state, None)
+        out["legal_moves"] = []
+    elif view_seat is not None:
         out["view"] = game.view(state, view_seat)
         out["legal_moves"] = (
             [game.move_to_json(m) for m in game.legal_moves(state, view_seat)]
@@ -141,6 +149,11 @@ def snapshot(game: Any, state: Any, view_seat: int | None) -> dict[str, Any]:
             else []
         )
     return out
+
+
+def _public(request: dict[str, Any]) -> bool:
+    """``view_public: true`` asks for the view of no seat when no ``view_seat`` is given."""
+    return bool(_field(request, "view_public", bool, False))
 
 
 def _game_and_state(request: dict[str, Any]) -> tuple[Any, Any]:
@@ -162,7 +175,9 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
         options = _field(request, "options", dict, None)
         players = _field(request, "players", int, None)
         state = game.new_game(seed, options, players)
-        return snapshot(game, state, _seat(request, game, state, "view_seat", None))
+        return snapshot(
+            game, state, _seat(request, game, state, "view_seat", None), _public(request)
+        )
     if op == "apply":
         game, state = _game_and_state(request)
         seat = _seat(request, game, state)
@@ -170,7 +185,9 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
             raise BadRequestError("missing field 'move'", field="move")
         move = game.parse_move(request["move"])
         state = game.apply(state, seat, move)
-        return snapshot(game, state, _seat(request, game, state, "view_seat", None))
+        return snapshot(
+            game, state, _seat(request, game, state, "view_seat", None), _public(request)
+        )
     if op == "view":
         game, state = _game_and_state(request)
         return snapshot(game, state, _seat(request, game, state, "seat", None))
@@ -191,7 +208,9 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
         with reporting_progress(progress):
             move = choose_move(game, state, seat, level, bot_seed)
         state = game.apply(state, seat, move)
-        out = snapshot(game, state, _seat(request, game, state, "view_seat", None))
+        out = snapshot(
+            game, state, _seat(request, game, state, "view_seat", None), _public(request)
+        )
         out["move"] = game.move_to_json(move)
         return out
     if op == "hint":
@@ -216,7 +235,9 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
     if op == "replay":
         record = _field(request, "record", dict)
         game, state = replay(record)
-        return snapshot(game, state, _seat(request, game, state, "view_seat", None))
+        return snapshot(
+            game, state, _seat(request, game, state, "view_seat", None), _public(request)
+        )
     if op == "lobo_deal":
         from .lobo.deal import deal_request  # imported on first use
 

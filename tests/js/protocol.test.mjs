@@ -21,8 +21,9 @@ const codeOf = (fn) => {
 const guest = (message) => codeOf(() => parseGuestMessage(typeof message === "string" ? message : JSON.stringify(message)));
 
 test("well-formed guest messages are accepted as they are", () => {
-  const hello = { type: "hello", v: 1, seat: 2, token: TOKEN, part: "0123456789abcdef0123456789abcdef", name: "Ana", lang: "es" };
+  const hello = { type: "hello", v: 1, seat: 2, token: TOKEN, name: "Ana", lang: "es" };
   assert.deepEqual(parseGuestMessage(JSON.stringify(hello)), hello);
+  assert.equal(guest({ type: "part", seat: 2, token: TOKEN, part: "0123456789abcdef0123456789abcdef" }), "accepted");
   assert.equal(guest({ type: "move", seat: 0, token: TOKEN, after: 7, move: "play R13" }), "accepted");
   const play = { play: { table: [["R1", "R2", "R3"], { group: ["K5", "R5", "B5"] }], from_hand: ["R1"] } };
   assert.equal(guest({ type: "move", seat: 1, token: TOKEN, after: 0, move: play }), "accepted");
@@ -51,7 +52,8 @@ test("garbage, huge, unknown and malformed messages get their codes", () => {
   assert.equal(guest({ type: "move", seat: 0, token: TOKEN, after: 1, move: "x".repeat(81) }), "bad_field");
   assert.equal(guest({ type: "hello", v: 2, seat: 0, token: TOKEN }), "version");
   assert.equal(guest({ type: "hello", v: 1, seat: 0, token: TOKEN, lang: "fr" }), "bad_field");
-  assert.equal(guest({ type: "hello", v: 1, seat: 0, token: TOKEN, part: "XYZ" }), "bad_field");
+  assert.equal(guest({ type: "part", seat: 0, token: TOKEN, part: "XYZ" }), "bad_field");
+  assert.equal(guest({ type: "hello", v: 1, seat: 0, token: TOKEN, part: "0123456789abcdef0123456789abcdef" }), "unknown_field");
   assert.equal(guest({ type: "ask", seat: 0, token: TOKEN, id: 1, after: 0, op: "new_game" }), "bad_field");
   let deep = "R1";
   for (let i = 0; i < 10; i++) deep = [deep];

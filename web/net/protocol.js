@@ -5,8 +5,9 @@
 // authority: a guest sends what it chose, the host checks it and answers.
 //
 // Guest -> host
-//   hello  {type, v, seat, token, part?, name?, lang?}  after the channel opens (part: the
-//          guest's random part of the seed, 32 hex digits, only before the deal)
+//   hello  {type, v, seat, token, name?, lang?}  after the channel opens
+//   part   {type, seat, token, part}   the guest's random part of the seed (32 hex digits),
+//          sent once it has seen the host's commitment, before the deal
 //   move   {type, seat, token, after, move}   `after`: the number of moves the guest has seen
 //   ask    {type, seat, token, id, after, op, move?, tiles?}   inspect / arrange / hint
 //   ping   {type}
@@ -36,7 +37,8 @@ const PART_RE = /^[0-9a-f]{32}$/;
 
 /** Fields each guest message may carry, with their checks. */
 const GUEST_FIELDS = {
-  hello: { v: "version", seat: "seat", token: "token", part: "part?", name: "name?", lang: "lang?" },
+  hello: { v: "version", seat: "seat", token: "token", name: "name?", lang: "lang?" },
+  part: { seat: "seat", token: "token", part: "part" },
   move: { seat: "seat", token: "token", after: "count", move: "move" },
   ask: { seat: "seat", token: "token", id: "count", after: "count", op: "op", move: "move?", tiles: "tiles?" },
   ping: {},

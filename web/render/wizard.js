@@ -463,13 +463,14 @@ export function renderRanking(outcome, names, t) {
  */
 export function describeTransition(prev, next, move, seat) {
   const none = { trick: null, view: next, roundEnded: null };
-  if (!prev || !next || !move.startsWith("play ")) return none;
+  // `move` may be unknown (null): on another device, other seats' moves are not sent
+  if (!prev || !next || prev.phase !== "play" || (typeof move === "string" && !move.startsWith("play "))) return none;
   if (prev.trick.length !== prev.players - 1 || !next.last_trick) return none;
   const trick = next.last_trick;
   const roundEnded = next.history.length > prev.history.length ? next.history[next.history.length - 1] : null;
   if (!roundEnded) return { trick, view: next, roundEnded: null };
   // The round is over and the next one is already dealt: show the trick on the old round.
-  const card = move.slice(5);
+  const card = typeof move === "string" ? move.slice(5) : trick.cards.find((play) => play.seat === seat)?.card;
   const tricks = [...prev.tricks_won];
   tricks[trick.winner] += 1;
   const view = {

@@ -14,8 +14,9 @@ const SEED_RE = /^[A-Za-z0-9_-]{1,32}$/;
 /**
  * @param {HTMLElement} root
  * @param {object} catalogue one game of build.json's `games`
- * @param {{initial?: object, onStart: (setup: object) => Promise<string | null>, engineReady: () => boolean}} p
- *        onStart resolves with an error text (the form stays as it is) or null
+ * @param {{initial?: object, onStart: (setup: object) => Promise<string | null>, onHost?: (setup: object) => void, engineReady: () => boolean}} p
+ *        onStart resolves with an error text (the form stays as it is) or null; a setup with a
+ *        seat on another device goes to onHost instead (the table's pairing screen)
  */
 export function renderNewGame(root, catalogue, p) {
   const game = catalogue.id;
@@ -30,7 +31,8 @@ export function renderNewGame(root, catalogue, p) {
   players.value = String(initial.players || catalogue.default_players);
 
   const seatList = h("div", { class: "seat-list", dataset: { testid: "seats" } });
-  const seatChoices = [["human", t("newgame.human")], ...(catalogue.bot_levels || []).map((level) => [`bot:${level}`, t("newgame.bot", { level: levelLabel(level) })])];
+  const devices = Boolean(p.onHost) && catalogue.max_players > 1;
+  const seatChoices = [["human", t("newgame.human")], ...(devices ? [["remote", t("newgame.remote")]] : []), ...(catalogue.bot_levels || []).map((level) => [`bot:${level}`, t("newgame.bot", { level: levelLabel(level) })])];
 
   /** Each empty name shows what the table would call that seat ("You", "Player 2", "Bot 3"). */
   function showDefaultNames() {
@@ -57,12 +59,13 @@ export function renderNewGame(root, catalogue, p) {
           "select",
           { id: `seat-${i}`, dataset: { testid: `seat-kind-${i}` }, onchange: () => {
             const [kind, level] = select.value.split(":");
-            seats[i] = kind === "bot" ? { kind, level, name: seats[i].name } : { kind: "human", name: seats[i].name };
+            seats[i] = kind === "bot" ? { kind, level, name: seats[i].name } : kind === "remote" ? { kind: "human", remote: true, name: seats[i].name } : { kind: "human", name: seats[i].name };
             showDefaultNames();
+            showStartLabel();
           } },
           seatChoices.map(([value, label]) => h("option", { value }, label)),
         );
-        select.value = seat.kind === "bot" ? `bot:${seat.level}` : "human";
+        select.value = seat.kind === "bot" ? `bot:${seat.level}` : seat.remote && devices ? "remote" : "human";
         return h(
           "div",
           { class: "seat-row" },
@@ -124,6 +127,19 @@ export function renderNewGame(root, catalogue, p) {
   seed.value = initial.seed || "";
   const error = h("div", { class: "form-error", role: "alert", dataset: { testid: "form-error" } });
   const start = h("button", { type: "submit", class: "primary big", dataset: { testid: "start" } }, t("newgame.start"));
+  const hosting = () => devices && seats.some((s) => s.remote);
+  function showStartLabel() {
+    start.textContent = t(hosting() ? "newgame.start_devices" : "newgame.start");
+  }
+  showStartLabel();
+  // "Play on several devices": every seat but the first becomes a seat on another device
+  const severalDevices = devices
+    ? h("button", { type: "button", class: "ghost", dataset: { testid: "several-devices" }, onclick: () => {
+      seats = seats.map((seat, i) => (i === 0 ? seat : { kind: "human", remote: true, name: seat.name }));
+      drawSeats();
+      showStartLabel();
+    } }, t("newgame.several_devices"))
+    : null;
 
   const form = h(
     "form",
@@ -134,7 +150,8 @@ export function renderNewGame(root, catalogue, p) {
         ? h("fieldset", null, h("legend", null, t("newgame.players")),
           h("div", { class: "option-row" }, h("label", { for: "players" }, t("newgame.players.count")), players),
           seatList,
-          h("p", { class: "hint" }, t("newgame.names.hint")))
+          h("p", { class: "hint" }, t("newgame.names.hint")),
+          devices ? h("div", { class: "devices-row" }, severalDevices, h("p", { class: "hint" }, t("newgame.devices.hint"))) : null)
         : null,
       h("fieldset", null, h("legend", null, t("newgame.options")), optionInputs.map((o) => o.row),
         h("div", { class: "option-row" }, h("label", { for: "seed" }, t("newgame.seed")), seed),
@@ -168,6 +185,10 @@ export function renderNewGame(root, catalogue, p) {
       return clean ? { ...seat, name: clean } : seat;
     });
     const setup = { game, seed: seedText || randomSeed(), players: Number(players.value), seats: named, options };
+    if (hosting()) {
+      p.onHost(setup); // the seed comes from every device's part (web/net/commit.js)
+      return;
+    }
     start.disabled = true;
     start.textContent = p.engineReady() ? t("newgame.starting") : t("newgame.waiting_engine");
     const problem = await p.onStart(setup);

@@ -1,6 +1,13 @@
 // The game controller: holds the game record and the latest snapshot, asks the engine for every
 // move (human clicks and bot turns), autosaves after each move, paces bots, pauses on finished
 // tricks and rounds, and shows the hot-seat hand-over between two human players.
+//
+// On several devices (web/net/) a `driver` in the context stands in for the engine where a
+// seat is on another device: `remoteMove(seat, game)` resolves with the next move of a seat
+// marked `remote` (the host: a guest's move checked and applied by the host's engine; a guest:
+// the move the host announced), `apply(seat, move, game)` plays the viewer's move (a guest
+// sends it to the host), `ask(op, fields)` answers inspect/arrange/hint, and `committed(game)`
+// hears of every move. Renderers never know which it is.
 
 import { h, mount, sleep } from "../dom.js";
 import { t } from "../i18n.js";
@@ -9,7 +16,7 @@ import { errorText } from "./messages.js";
 import { showOverlay, closeOverlay } from "./overlay.js";
 
 /** Pacing in milliseconds: [normal, fast bots]. */
-const PACE = { bot: [700, 40], trick: [1500, 200] };
+const PACE = { bot: [700, 40], trick: [1500, 200], round: [8000, 600] };
 /** A searching bot may think for a while inside Pyodide. */
 const BOT_TIMEOUT_MS = 180_000;
 
@@ -48,13 +55,31 @@ export class PlayScreen {
     return this.game.record;
   }
 
+  /** "human" (a player at this device), "bot" (played here) or "remote" (another device). */
+  seatKind(seat) {
+    const who = this.record.seats[seat];
+    return who.remote ? "remote" : who.kind;
+  }
+
+  /** The seats of the players at this device. */
   humans() {
-    return this.record.seats.map((s, i) => (s.kind === "human" ? i : -1)).filter((i) => i >= 0);
+    return this.record.seats.map((s, i) => (this.seatKind(i) === "human" ? i : -1)).filter((i) => i >= 0);
+  }
+
+  /** The view the engine should send with a snapshot: the viewer's, or no seat's (a table screen). */
+  viewFields() {
+    return this.game.viewer === null ? { view_public: true } : { view_seat: this.game.viewer };
+  }
+
+  /** An engine question about the position on view (a guest asks its host). */
+  ask(op, fields = {}) {
+    if (this.ctx.driver) return this.ctx.driver.ask(op, fields, this.game);
+    return this.ctx.engine.call(op, { game: this.record.game, state: this.game.snap.state, seat: this.game.viewer, ...fields }, op === "hint" ? { timeout: 120_000 } : {});
   }
 
   names() {
     const humans = this.humans();
-    return this.record.seats.map((seat, i) => seat.name || defaultName(seat, i, humans.length));
+    return this.record.seats.map((seat, i) => seat.name || (this.seatKind(i) === "remote" && seat.kind !== "bot" ? t("seat.player", { n: i + 1 }) : defaultName(seat, i, humans.length)));
   }
 
   pace(kind) {
@@ -77,6 +102,7 @@ export class PlayScreen {
     const seat = view.to_move;
     const name = this.names()[seat];
     const mine = seat === this.game.viewer && !this.hideHand;
+    if (seat === null || seat === undefined) return t("status.over");
     if (this.trickShown) return t("status.trick_won", { name: this.names()[this.trickShown.winner] });
     if (mine) return t(`status.you.${view.phase}`);
     return t(`status.other.${view.phase}`, { name });
@@ -92,7 +118,7 @@ export class PlayScreen {
       legal: this.displayView || this.hideHand ? [] : this.game.snap.legal_moves || [],
       names,
       bots: this.record.seats.map((s) => s.kind === "bot"),
-      viewer: this.game.viewer,
+      viewer: this.game.viewer ?? 0, // a table screen (no seat) draws the table from seat 0's side
       t,
       onMove: (move) => this.onMove(move),
       interactive: !this.busy,
@@ -114,7 +140,8 @@ export class PlayScreen {
       "div",
       { class: "table-bar" },
       h("button", { type: "button", class: "ghost", dataset: { testid: "show-scores" }, onclick: () => this.showScores() }, t("table.scores")),
-      h("button", { type: "button", class: "ghost", dataset: { testid: "share" }, onclick: () => this.ctx.share(this.record) }, t("table.share")),
+      this.ctx.share ? h("button", { type: "button", class: "ghost", dataset: { testid: "share" }, onclick: () => this.ctx.share(this.record) }, t("table.share")) : null,
+      this.ctx.barExtra ? this.ctx.barExtra() : null,
       h("a", { class: "ghost button", href: `rules/${this.record.game}.${document.documentElement.lang || "en"}.html`, target: "_blank", rel: "noopener" }, t("home.rules")),
     );
     // Cards already on the table keep still; only a newly played card slides in.
@@ -151,6 +178,14 @@ export class PlayScreen {
         }
         const seat = snap.to_move;
         const who = this.record.seats[seat];
+        if (this.seatKind(seat) === "remote") {
+          this.busy = true;
+          this.render();
+          const step = await this.ctx.driver.remoteMove(seat, this.game);
+          if (this.stopped) return;
+          await this.commit(step.seat, step.move, step.result);
+          continue;
+        }
         if (who.kind === "bot") {
           this.busy = true;
           this.render();
@@ -162,7 +197,7 @@ export class PlayScreen {
             seat,
             level: who.level,
             bot_seed: this.record.moves.length,
-            view_seat: this.game.viewer,
+            ...this.viewFields(),
           }, { timeout: BOT_TIMEOUT_MS });
           if (this.stopped) return;
           await this.commit(seat, result.move, result);
@@ -224,13 +259,17 @@ export class PlayScreen {
     this.render();
     let result;
     try {
-      result = await this.ctx.engine.call("apply", {
-        game: this.record.game,
-        state: snap.state,
-        seat: this.game.viewer,
-        move,
-        view_seat: this.game.viewer,
-      });
+      if (this.ctx.driver) {
+        ({ move, result } = await this.ctx.driver.apply(this.game.viewer, move, this.game));
+      } else {
+        result = await this.ctx.engine.call("apply", {
+          game: this.record.game,
+          state: snap.state,
+          seat: this.game.viewer,
+          move,
+          view_seat: this.game.viewer,
+        });
+      }
     } catch (error) {
       if (this.stopped) return;
       if (["illegal_move", "invalid_move", "not_your_turn", "game_over"].includes(error.code)) {
@@ -268,7 +307,7 @@ export class PlayScreen {
   autoHint() {
     if (!this.ctx.renderer.autoHint || !this.ctx.settings.showHints || this.hideHand) return;
     const snap = this.game.snap;
-    if (snap.outcome || snap.to_move !== this.game.viewer || this.record.seats[this.game.viewer]?.kind !== "human") return;
+    if (snap.outcome || snap.to_move !== this.game.viewer || this.game.viewer === null || this.seatKind(this.game.viewer) !== "human") return;
     const at = this.record.moves.length;
     if (this.hintResult && this.hintResult.at === at && this.hintResult.seat === this.game.viewer) return;
     this.hint();
@@ -301,7 +340,7 @@ export class PlayScreen {
     this.hintBusy = true;
     this.render();
     try {
-      const result = await engine.call("hint", { game: this.record.game, state: this.game.snap.state, seat }, { timeout: 120_000 });
+      const result = await this.ask("hint");
       if (!this.stopped && this.record.moves.length === at && this.game.viewer === seat) this.hintResult = { ...result, at, seat };
     } catch (error) {
       if (!this.stopped) this.message = errorText(error, this.record.game);
@@ -340,7 +379,8 @@ export class PlayScreen {
     this.record.moves.push({ seat, move });
     const { move: _ignored, ...snap } = result;
     this.game.snap = snap;
-    saveGame(this.record);
+    if (this.ctx.driver) this.ctx.driver.committed(this.game);
+    else saveGame(this.record);
     const change = this.ctx.renderer.describeTransition(prev, snap.view, move, seat);
     if (change.trick) {
       this.trickShown = change.trick;
@@ -358,9 +398,12 @@ export class PlayScreen {
 
   async showRound(row) {
     const names = this.names();
+    // A table screen has nobody at it to press Continue: the result stays a while, then goes.
+    const unattended = this.humans().length === 0;
     await showOverlay(
-      (close) =>
-        h(
+      (close) => {
+        if (unattended) setTimeout(() => close(), this.pace("round"));
+        return h(
           "div",
           { class: "panel" },
           h("h2", null, t("round.title", { round: row.round })),
@@ -370,7 +413,8 @@ export class PlayScreen {
             { class: "panel-actions" },
             h("button", { type: "button", class: "primary", dataset: { testid: "round-continue" }, onclick: () => close() }, t("round.continue")),
           ),
-        ),
+        );
+      },
       { testid: "round-summary" },
     );
   }

@@ -1,0 +1,150 @@
+"""Several devices, no server: a host page and two guest pages in separate contexts of one
+Chromium, paired through the real UI over WebRTC data channels with ``iceServers: []``.
+
+Every message a guest receives is checked against the cards hidden from its seat.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from devices_helpers import (
+    check_no_leaks,
+    drive,
+    host_record,
+    pair_table,
+    received,
+    send_raw,
+)
+from ui_helpers import js, shot, wait_until
+
+TOKEN_OF = "window.tapete.guest.token"
+GARBAGE_CODES = {
+    "bad_message",
+    "too_large",
+    "unknown_type",
+    "bad_field",
+    "unknown_field",
+    "version",
+    "bad_token",
+    "rate_limited",
+    "missing_field",
+    "wrong_seat",
+}
+
+
+def move_message(seat: int, token: str, after: int, move: str = "bid 0") -> str:
+    return json.dumps({"type": "move", "seat": seat, "token": token, "after": after, "move": move})
+
+
+def my_turn(page: Any) -> bool:
+    return page.query_selector("[data-testid=table][data-my-turn=true]") is not None
+
+
+def test_wizard_round_on_three_devices(new_context: Any, app_url: str) -> None:
+    """A full Wizard round played from two guests' phones (one in Spanish) by clicking, a bot
+    on the host, the host a table screen; illegal, forged, stale and garbage messages change
+    nothing; no guest ever receives a card hidden from its seat."""
+    seats = ["remote", "remote", "bot:random"]
+    host, guests = pair_table(new_context, app_url, "wizard", seats, {}, locales=["en-US", "es-ES"])
+    shot(host, "devices-host-table")
+    shot(guests[0], "devices-guest-table-phone")
+
+    # Wait for a guest's turn to bid; that is where the hostile messages go.
+    wait_until(host, "window.tapete.host.game.snap.to_move !== 2", timeout=60)
+    turn = js(host, "window.tapete.host.game.snap.to_move")
+    mover = guests[turn]
+    other = guests[1 - turn]
+    mover.wait_for_selector("[data-testid=table][data-my-turn=true][data-phase=bid]")
+    moves_before = js(host, "window.tapete.host.game.record.moves.length")
+
+    # An illegal move from the guest: refused by the host's engine, said in its language.
+    mover.evaluate("window.tapete.app.session.onMove('bid 9')")
+    text = mover.wait_for_selector("[data-testid=message]:not(:empty)").inner_text()
+    english, spanish = "A bid this round is 0 to 1.", "En esta ronda se apuesta de 0 a 1."
+    assert text == (english if turn == 0 else spanish)
+
+    # A forged move for the mover's seat from the other guest (its own token, then a guess).
+    token = js(other, TOKEN_OF)
+    n = moves_before
+    send_raw(other, move_message(turn, token, n))
+    send_raw(other, move_message(1 - turn, "A" * 16, n))
+    # An early move from the mover itself (a stale one is replayed after the round).
+    mine = js(mover, TOKEN_OF)
+    send_raw(mover, move_message(turn, mine, n + 5))
+    codes = wait_until(
+        other,
+        "(() => { const c = window.tapete.guest.received.map(m => JSON.parse(m))"
+        ".filter(m => m.type === 'error').map(m => m.error.code);"
+        " return c.length >= 2 ? c.join(',') : ''; })()",
+    )
+    mover_codes = wait_until(
+        mover,
+        "(() => { const c = window.tapete.guest.received.map(m => JSON.parse(m))"
+        ".filter(m => m.type === 'refused').map(m => m.error.code);"
+        " return c.length >= 2 ? c.join(',') : ''; })()",
+    )
+    assert codes.split(",")[:2] == ["wrong_seat", "bad_token"], codes
+    assert mover_codes.split(",")[-2:] == ["illegal_move", "early_move"], mover_codes
+
+    # A burst of garbage on the data channel: coded errors (rate-limited), nothing changes.
+    other.evaluate(
+        """() => {
+          const ch = window.tapete.guest.link.channel;
+          const junk = ["", "{", "null", "[]", "{\\"type\\":\\"eval\\"}", "x".repeat(20000),
+            JSON.stringify({type: "move", seat: 0, token: "A".repeat(16), after: 0,
+              move: {a: [[[[[[[[1]]]]]]]]}}),
+            JSON.stringify({type: "ping", extra: true}),
+            JSON.stringify({type: "hello", v: 9, seat: 0, token: "x"})];
+          for (let i = 0; i < 300; i++) {
+            if (i % 10 === 0) ch.send(new Uint8Array([i, 255, 0, 7]));
+            else ch.send(junk[i % junk.length] + (i % 3 ? "" : String.fromCharCode(i % 50000)));
+          }
+        }"""
+    )
+    errors = wait_until(
+        other,
+        "(() => { const e = window.tapete.guest.received.map(m => JSON.parse(m))"
+        ".filter(m => m.type === 'error').map(m => m.error.code);"
+        " return e.length ? e : null; })()",
+    )
+    assert set(errors) <= GARBAGE_CODES, errors
+    assert len(errors) < 40, "error replies are rate-limited"
+    assert js(host, "window.tapete.host.game.record.moves.length") == moves_before
+    assert js(host, "window.tapete.host.game.snap.to_move") == turn
+    assert js(other, "window.tapete.guest.link.channel.readyState") == "open"
+
+    # The round, played by clicking on both phones (the host's bot plays seat 2).
+    def round_two() -> bool:
+        return all(
+            g.query_selector("[data-testid=table][data-round='2']") is not None
+            and g.query_selector("[data-testid=round-summary]") is None
+            for g in guests
+        )
+
+    drive(guests, round_two)
+    shot(guests[1], "devices-guest-round-two-es")
+    record = host_record(host)
+    assert len(record["moves"]) >= 6
+    # A replayed move (for a move number long past) is stale and changes nothing.
+    send_raw(mover, move_message(turn, mine, n))
+    wait_until(
+        mover,
+        "window.tapete.guest.received.map(m => JSON.parse(m))"
+        ".some(m => m.type === 'refused' && m.error.code === 'stale_move')",
+    )
+    assert host_record(host)["moves"] == record["moves"]
+    assert {entry["seat"] for entry in record["moves"][:6]} == {0, 1, 2}
+    for seat, guest in enumerate(guests):
+        assert check_no_leaks(record, seat, received(guest)) > 5
+
+
+def test_guest_opens_a_stale_or_broken_link(new_context: Any, app_url: str) -> None:
+    """A damaged join link says so in plain words; nothing breaks."""
+    page = new_context().new_page()
+    page.goto(app_url + "#/join/AAAAAAAAAAAAAAAAAAAAAAAB")
+    text = page.wait_for_selector("[data-testid=join-problem]").inner_text()
+    assert "damaged or incomplete" in text
+    page.goto(app_url + "#/join/<script>")
+    page.wait_for_selector("[data-testid=join-problem] >> text=That is not a Tapete code.")

@@ -1,0 +1,291 @@
+// A guest's side of a table: answers the host's offer, says hello with the seat's token, sends
+// its part of the seed once it has seen the host's commitment, and is the PlayScreen's driver:
+// every other seat is "remote" (the host announces its moves), the guest's own move goes to the
+// host, which answers with the new view or a coded refusal. At the end it checks the host's
+// reveal and replays the whole game with its own engine (verify.js).
+
+import { EngineError } from "../engine-client.js";
+import { dealCode, isPart, newPart } from "./commit.js";
+import { encodeAnswer } from "./pairing.js";
+import { parseHostMessage, PROTOCOL_VERSION } from "./protocol.js";
+import { PeerLink, rtcConfig } from "./transport.js";
+
+const PING_MS = 4_000;
+const HOST_SILENCE_MS = 15_000;
+const REPLY_TIMEOUT_MS = 30_000;
+const PARTS_KEY = "tapete.guest.parts";
+
+/** Canonical JSON (sorted keys), so a view hashes the same whoever wrote it. */
+export function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+async function digest(value) {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical(value))));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function storedParts() {
+  try {
+    const parts = JSON.parse(localStorage.getItem(PARTS_KEY) || "{}");
+    return parts && typeof parts === "object" ? parts : {};
+  } catch {
+    return {};
+  }
+}
+
+export class GuestSession extends EventTarget {
+  /** @param {{offer: object, name?: string, lang: string, iceServer?: object}} p */
+  constructor({ offer, name = "", lang, iceServer = null }) {
+    super();
+    this.offer = offer;
+    this.seat = offer.seat;
+    this.token = offer.token;
+    this.name = name;
+    this.lang = lang;
+    this.link = new PeerLink(rtcConfig(iceServer));
+    this.status = "answering"; // answering | waiting (answer shown) | connected | lost
+    this.table = null;
+    this.n = 0;
+    this.snap = null;
+    this.queue = [];
+    this.waiter = null;
+    this.pendingMove = null;
+    this.asks = new Map();
+    this.nextAsk = 1;
+    this.views = new Map(); // move number -> hash of the view seen then
+    this.part = null;
+    this.commitment = null;
+    this.parts = null;
+    this.reveal = null;
+    this.lastHeard = Date.now();
+    /** Every message received, as text (tests check each against the other seats' cards). */
+    this.received = [];
+  }
+
+  changed(kind = "change") {
+    this.dispatchEvent(new Event(kind));
+  }
+
+  /** Make the answer; returns its code (for the QR code and the text to copy). */
+  async answer() {
+    const transport = await this.link.answer(this.offer.transport);
+    this.answerCode = encodeAnswer({ seat: this.seat, pairing: this.offer.pairing, transport });
+    this.status = "waiting";
+    this.link.addEventListener("open", () => this.opened());
+    this.link.addEventListener("message", (event) => this.receive(event.detail));
+    this.link.addEventListener("close", () => this.lost());
+    this.changed();
+    return this.answerCode;
+  }
+
+  opened() {
+    this.status = "connected";
+    this.lastHeard = Date.now();
+    const hello = { type: "hello", v: PROTOCOL_VERSION, seat: this.seat, token: this.token, lang: this.lang };
+    if (this.name) hello.name = this.name;
+    this.link.send(hello);
+    this.pinger = setInterval(() => {
+      this.link.send({ type: "ping" });
+      if (Date.now() - this.lastHeard > HOST_SILENCE_MS) this.lost();
+    }, PING_MS);
+    this.changed();
+  }
+
+  lost() {
+    if (this.status === "lost") return;
+    this.status = "lost";
+    clearInterval(this.pinger);
+    this.link.close();
+    const fail = new EngineError({ code: "host_lost" });
+    if (this.pendingMove) this.pendingMove.reject(fail);
+    this.pendingMove = null;
+    for (const entry of this.asks.values()) entry.reject(fail);
+    this.asks.clear();
+    this.changed();
+  }
+
+  stop() {
+    clearInterval(this.pinger);
+    this.status = "lost";
+    this.link.close();
+  }
+
+  send(message) {
+    return this.link.send({ ...message, seat: this.seat, token: this.token });
+  }
+
+  async receive(raw) {
+    this.lastHeard = Date.now();
+    let message;
+    try {
+      message = parseHostMessage(raw);
+    } catch {
+      return; // nothing a host should send: ignore it
+    }
+    this.received.push(raw);
+    if (message.type === "welcome") return this.welcomed(message);
+    if (message.type === "table") return this.tableChanged(message.table);
+    if (message.type === "state") return this.stateArrived(message);
+    if (message.type === "refused") return this.refused(message);
+    if (message.type === "answer") {
+      const entry = this.asks.get(message.id);
+      this.asks.delete(message.id);
+      if (entry) entry.resolve(message.result);
+      return;
+    }
+    if (message.type === "reveal") {
+      this.reveal = message;
+      this.changed("reveal");
+      return;
+    }
+    if (message.type === "error") {
+      this.lastError = message.error;
+      this.changed("error");
+    }
+  }
+
+  async welcomed(message) {
+    const first = !this.table || this.table.id !== message.table.id;
+    await this.tableChanged(message.table);
+    this.n = message.n;
+    this.snap = message.snap || null;
+    this.latest = this.snap;
+    this.queue = [];
+    if (this.snap?.view) this.views.set(this.n, await digest(this.snap.view));
+    if (message.reveal) this.reveal = message.reveal;
+    this.changed(first ? "welcome" : "resync");
+    if (!first) this.changed("welcome");
+  }
+
+  async tableChanged(table) {
+    if (!table || typeof table !== "object") return;
+    this.table = table;
+    if (!this.commitment) this.commitment = table.commitment;
+    if (table.parts && !this.parts) {
+      this.parts = table.parts;
+      this.dealCode = await dealCode(this.commitment, table.parts);
+    }
+    // my part of the seed, sent only after seeing the commitment (kept for a rejoin)
+    if (!table.parts && typeof table.commitment === "string" && this.status === "connected") {
+      const key = `${table.id}:${this.seat}`;
+      const parts = storedParts();
+      if (!isPart(parts[key])) {
+        parts[key] = newPart();
+        try {
+          localStorage.setItem(PARTS_KEY, JSON.stringify(parts));
+        } catch { /* private mode: the part lives in memory */ }
+      }
+      this.part = parts[key];
+      if (!this.partSent) {
+        this.partSent = true;
+        this.send({ type: "part", part: this.part });
+      }
+    } else if (table.parts && !this.part) {
+      const stored = storedParts()[`${table.id}:${this.seat}`];
+      this.part = isPart(stored) ? stored : null;
+    }
+    this.changed("table");
+  }
+
+  async stateArrived(message) {
+    this.latest = message.snap;
+    if (this.snap === null || message.n !== this.n + this.queue.length + 1) {
+      // the first deal, or a jump (the host reloaded): start over from this state
+      this.n = message.n;
+      this.snap = message.snap;
+      this.queue = [];
+      if (message.snap.view) this.views.set(message.n, await digest(message.snap.view));
+      this.changed("resync");
+      return;
+    }
+    if (message.snap.view) this.views.set(message.n, await digest(message.snap.view));
+    const step = { seat: message.last?.seat ?? null, move: message.last?.move ?? null, result: message.snap, n: message.n };
+    if (this.pendingMove && message.n === this.pendingMove.after + 1) {
+      const pending = this.pendingMove;
+      this.pendingMove = null;
+      this.n = message.n;
+      pending.resolve({ move: step.move ?? pending.move, result: step.result });
+      return;
+    }
+    this.queue.push(step);
+    const waiter = this.waiter;
+    this.waiter = null;
+    if (waiter) waiter();
+  }
+
+  refused(message) {
+    if (message.ask) {
+      const entry = this.asks.get(message.ref);
+      this.asks.delete(message.ref);
+      if (entry) entry.reject(new EngineError(message.error));
+      return;
+    }
+    if (this.pendingMove && message.ref === this.pendingMove.after) {
+      const pending = this.pendingMove;
+      this.pendingMove = null;
+      pending.reject(new EngineError(message.error));
+      return;
+    }
+    this.lastError = message.error;
+    this.changed("error");
+  }
+
+  // -- the PlayScreen driver ------------------------------------------------------------------
+
+  async remoteMove() {
+    while (!this.queue.length) {
+      await new Promise((resolve) => {
+        this.waiter = resolve;
+      });
+    }
+    const step = this.queue.shift();
+    this.n = step.n;
+    return step;
+  }
+
+  apply(seat, move) {
+    if (this.status !== "connected") return Promise.reject(new EngineError({ code: "host_lost" }));
+    const after = this.n;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (this.pendingMove?.after === after) this.pendingMove = null;
+        reject(new EngineError({ code: "no_reply" }));
+      }, REPLY_TIMEOUT_MS);
+      this.pendingMove = {
+        after,
+        move,
+        resolve: (value) => { clearTimeout(timer); resolve(value); },
+        reject: (error) => { clearTimeout(timer); reject(error); },
+      };
+      this.send({ type: "move", after, move });
+    });
+  }
+
+  ask(op, fields = {}) {
+    if (this.status !== "connected") return Promise.reject(new EngineError({ code: "host_lost" }));
+    const id = this.nextAsk++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.asks.delete(id);
+        reject(new EngineError({ code: "no_reply" }));
+      }, REPLY_TIMEOUT_MS);
+      this.asks.set(id, {
+        resolve: (value) => { clearTimeout(timer); resolve(value); },
+        reject: (error) => { clearTimeout(timer); reject(error); },
+      });
+      const message = { type: "ask", id, after: this.n, op };
+      if (fields.move !== undefined) message.move = fields.move;
+      if (fields.tiles !== undefined) message.tiles = fields.tiles;
+      this.send(message);
+    });
+  }
+
+  committed() {}
+}
+
+export { digest as viewDigest };

@@ -119,7 +119,7 @@ def pair_table(
         guests.append(guest)
     host.click("[data-testid=table-start]:not([disabled])", timeout=30_000)
     for guest in guests:
-        guest.wait_for_selector("[data-testid=table]")
+        guest.wait_for_selector("[data-testid=play]")
     return host, guests
 
 
@@ -143,10 +143,20 @@ def drive(pages: list[Any], done: Any, limit: int = 400, timeout: float = 120.0)
 
 
 def host_record(host: Any) -> dict[str, Any]:
-    saved = json.loads(js(host, "localStorage.getItem('tapete.table')") or "null")
-    assert saved and saved["record"], "the host saved no table"
-    record: dict[str, Any] = saved["record"]
+    """The host's game record (its memory: a finished game is no longer saved)."""
+    record: dict[str, Any] = js(host, "window.tapete.host.game.record")
+    assert record, "the host has no game"
     return record
+
+
+def saved_record(host: Any) -> dict[str, Any] | None:
+    """The record the host saved for a reload, if any."""
+    saved = json.loads(js(host, "localStorage.getItem('tapete.table')") or "null")
+    return saved["record"] if saved else None
+
+
+# the seat the host waits for, as text ("" while it waits for nobody)
+WAITING_FOR = "(w => w === null || w === undefined ? '' : String(w))(window.tapete.host.waitingFor)"
 
 
 def received(guest: Any) -> list[str]:

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from devices_helpers import (
+    WAITING_FOR,
     check_no_leaks,
     drive,
     host_record,
@@ -148,3 +149,53 @@ def test_guest_opens_a_stale_or_broken_link(new_context: Any, app_url: str) -> N
     assert "damaged or incomplete" in text
     page.goto(app_url + "#/join/<script>")
     page.wait_for_selector("[data-testid=join-problem] >> text=That is not a Tapete code.")
+
+
+def melds_on(page: Any) -> list[list[str]]:
+    found: list[list[str]] = page.evaluate(
+        """[...document.querySelectorAll('[data-testid=meld]')].map(m =>
+             [...m.querySelectorAll('[data-testid=table-tile]')].map(t => t.dataset.code))"""
+    )
+    return found
+
+
+def test_rummikub_rearranging_turn_from_a_guest(new_context: Any, app_url: str) -> None:
+    """Two guests play Rummikub turns from their phones by clicking: the engine's hint (asked
+    of the host) laid out on the meld table, live meld checks (inspect, asked of the host), and
+    Done; until a guest's turn rearranges melds already on the table, which the host accepts."""
+    options = {"initial_meld_threshold": "0"}
+    host, guests = pair_table(new_context, app_url, "rummikub", ["remote", "remote"], options)
+    mine = "[data-testid=rummikub-table][data-my-turn=true]"
+    for _ in range(40):
+        turn = wait_until(host, WAITING_FOR, timeout=60)
+        page = guests[int(turn)]
+        page.wait_for_selector(mine)
+        before = js(host, "window.tapete.host.game.record.moves.length")
+        table = melds_on(page)
+        page.click("[data-testid=hint]")
+        page.wait_for_selector("[data-testid=hint-panel]", timeout=60_000)
+        rearranged = False
+        if page.locator("[data-testid=use-hint]").count():
+            page.click("[data-testid=use-hint]")
+            wait_until(page, "!document.querySelector('[data-testid=meld][data-state=pending]')")
+            after = melds_on(page)
+            assert page.locator("[data-testid=meld][data-state=invalid]").count() == 0
+            rearranged = bool(table) and any(meld not in after for meld in table)
+            if rearranged:
+                shot(page, "devices-guest-rummikub-rearranged")
+            page.click("[data-testid=done]")
+        else:
+            page.click("[data-testid=draw]")
+        wait_until(host, f"window.tapete.host.game.record.moves.length > {before}", timeout=60)
+        if rearranged:
+            record = host_record(host)
+            play = record["moves"][before]
+            assert play["seat"] == int(turn) and "play" in play["move"]
+            for seat, guest in enumerate(guests):
+                wait_until(
+                    guest,
+                    f"document.querySelector('[data-testid=play]')?.dataset.moves == {before + 1}",
+                )
+                assert check_no_leaks(record, seat, received(guest)) > 1
+            return
+    raise AssertionError("no guest turn rearranged the table")

@@ -4,6 +4,7 @@ checks do not depend on the state of the real web/."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -84,7 +85,14 @@ def test_dist_layout(built: tuple[Path, dict[str, Any]], tool: ModuleType) -> No
     wheel = f"engine/tapete-{__version__}-py3-none-any.whl"
     web = {"index.html", "app.js", "render/wizard.js", "manifest.webmanifest", "sw.js"}
     strings = {"i18n/en.json", "i18n/es.json"}  # web/i18n/<lang>/*.json merged
-    assert files == runtime | web | strings | {wheel, "build.json"}
+    # the pinned npm libraries (QR codes), each file where the page loads it
+    vendor = {
+        f"vendor/{package.name}/{Path(name).name}"
+        for package in tool.VENDORED
+        for name in package.files
+    }
+    assert "vendor/lean-qr/index.mjs" in vendor and "vendor/jsqr/jsQR.js" in vendor
+    assert files == runtime | web | strings | vendor | {wheel, "build.json"}
     assert info["wheel"] == wheel
     es = json.loads((dist / "i18n" / "es.json").read_text(encoding="utf-8"))
     assert es == {"app.hello": "Hola", "wizard.name": "Wizard"}
@@ -181,3 +189,24 @@ def test_server_mime_types(built: tuple[Path, dict[str, Any]], tool: ModuleType)
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_vendored_files_are_checked(tool: ModuleType, tmp_path: Path) -> None:
+    """A vendored library fetched once is reused; a cached file that changed is fetched again
+    (its sha256 no longer matches), and a tarball with another integrity is refused."""
+    package = tool.VENDORED[0]
+    folder = tool.ensure_vendored(package)
+    cached = tool.ensure_vendored(package, folder.parent)
+    assert cached == folder
+    copy = tmp_path / "cache"
+    shutil.copytree(folder, copy / folder.name)
+    target = copy / folder.name / package.files[0]
+    target.write_text("tampered", encoding="utf-8")
+    again = tool.ensure_vendored(package, copy)
+    assert (
+        again.joinpath(package.files[0]).read_bytes()
+        == folder.joinpath(package.files[0]).read_bytes()
+    )
+    bad = dataclasses.replace(package, integrity="sha512-AAAA")
+    with pytest.raises(tool.BuildError, match="integrity"):
+        tool.ensure_vendored(bad, tmp_path / "other")

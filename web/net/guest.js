@@ -165,29 +165,32 @@ export class GuestSession extends EventTarget {
   async tableChanged(table) {
     if (!table || typeof table !== "object") return;
     this.table = table;
-    if (!this.commitment) this.commitment = table.commitment;
+    const key = `${table.id}:${this.seat}`;
+    // what this device saw before the deal is kept, so a rejoin still checks the first commitment
+    const known = storedParts()[key];
+    if (!this.commitment) this.commitment = known && typeof known === "object" && known.commitment ? known.commitment : table.commitment;
     if (table.parts && !this.parts) {
       this.parts = table.parts;
       this.dealCode = await dealCode(this.commitment, table.parts);
     }
     // my part of the seed, sent only after seeing the commitment (kept for a rejoin)
     if (!table.parts && typeof table.commitment === "string" && this.status === "connected") {
-      const key = `${table.id}:${this.seat}`;
       const parts = storedParts();
-      if (!isPart(parts[key])) {
-        parts[key] = newPart();
+      if (!parts[key] || !isPart(parts[key].part)) {
+        parts[key] = { part: newPart(), commitment: this.commitment };
+        // at most a few tables are kept
+        for (const old of Object.keys(parts).slice(0, -8)) delete parts[old];
         try {
           localStorage.setItem(PARTS_KEY, JSON.stringify(parts));
         } catch { /* private mode: the part lives in memory */ }
       }
-      this.part = parts[key];
+      this.part = parts[key].part;
       if (!this.partSent) {
         this.partSent = true;
         this.send({ type: "part", part: this.part });
       }
     } else if (table.parts && !this.part) {
-      const stored = storedParts()[`${table.id}:${this.seat}`];
-      this.part = isPart(stored) ? stored : null;
+      this.part = known && isPart(known.part) ? known.part : null;
     }
     this.changed("table");
   }

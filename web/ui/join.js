@@ -79,7 +79,7 @@ export async function openJoin(ctx, code) {
       navigator.clipboard?.writeText(text.value).catch(() => {});
     } }, t("table.copy"))),
     status,
-    h("p", { class: "hint" }, t("join.hint"))));
+    h("p", { class: "hint" }, t("join.hint"), " ", h("a", { href: `rules/devices.${language()}.html`, target: "_blank", rel: "noopener", dataset: { testid: "devices-help" } }, t("table.help")))));
   let answer;
   try {
     answer = await guest.answer();
@@ -88,7 +88,8 @@ export async function openJoin(ctx, code) {
     return;
   }
   if (!ctx.stillOn(visit) || current !== guest) return;
-  drawQr(canvas, answer);
+  const { version } = drawQr(canvas, answer);
+  canvas.after(h("p", { class: "small", dataset: { testid: "answer-qr-version" } }, t("table.qr.version", { version })));
   text.value = answer;
   status.textContent = t("join.waiting");
   const timer = setTimeout(() => {

@@ -4,7 +4,7 @@
 // table itself (the PlayScreen with the HostSession as its driver) and the devices panel.
 
 import { h, mount } from "../dom.js";
-import { t } from "../i18n.js";
+import { language, t } from "../i18n.js";
 import { clearTable, HostSession, loadTable } from "../net/host.js";
 import { PairingError } from "../net/pairing.js";
 import { drawQr, readQrFromImage, startCameraScan } from "../net/qr.js";
@@ -273,7 +273,7 @@ async function showLobby(ctx, host) {
         "div",
         { class: "panel wide table-lobby", dataset: { testid: "table-lobby" } },
         h("h2", null, t("table.title", { game: t(`game.${host.setup.game}.name`) })),
-        h("p", null, t("table.intro")),
+        h("p", null, t("table.intro"), " ", h("a", { href: `rules/devices.${language()}.html`, target: "_blank", rel: "noopener", dataset: { testid: "devices-help" } }, t("table.help"))),
         h("p", { class: "small commitment", dataset: { testid: "commitment" } }, t("table.commitment", { hash: host.commitment.slice(0, 16) })),
         anyFailed ? h("div", { class: "notice", role: "alert", dataset: { testid: "pair-failed" } }, t("table.failed"), hotSeatButton(ctx, host)) : null,
         h("div", { class: "table-seats" }, seatRows(host, redraw)),

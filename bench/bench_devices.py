@@ -36,7 +36,6 @@ sys.path.insert(0, str(ROOT / "e2e"))
 from devices_helpers import (  # noqa: E402  (the e2e helpers pair devices through the UI)
     answer_code,
     drive,
-    join_link,
     pair_table,
 )
 from ui_helpers import CHROMIUM_ARGS, FAST_BOTS, wait_until  # noqa: E402
@@ -51,6 +50,11 @@ TIME_APPLY = """() => {
     window.benchMoves.push(performance.now() - start);
     return out;
   };
+}"""
+
+QR_VERSION = """async (text) => {
+  const { drawQr } = await import(new URL("net/qr.js", document.baseURI).href);
+  return drawQr(document.createElement("canvas"), text).version;
 }"""
 
 PINGS = """async (count) => {
@@ -108,17 +112,17 @@ def main() -> int:
 
                 seats = ["remote", "remote", "bot:random"]
                 host, guests = pair_table(new_context, url, "wizard", seats, {})
-                offer = join_link(host, 0).split("/join/")[1]
+                link = host.evaluate("window.tapete.host.remote.get(0).joinUrl")
+                offer = link.split("/join/")[1]
                 answer = wait_until(guests[0], "window.tapete.guest.answerCode")
-                versions = host.locator("[data-testid=pair-0], .pair-qr .small").all_inner_texts()
+                versions = [host.evaluate(QR_VERSION, text) for text in (link, answer)]
                 for guest in guests:
                     guest.evaluate(TIME_APPLY)
                 target = args.rounds + 1
 
                 def done() -> bool:
                     return all(
-                        g.query_selector(f"[data-testid=table][data-round='{target}']")
-                        is not None
+                        g.query_selector(f"[data-testid=table][data-round='{target}']") is not None
                         for g in guests
                     )
 
@@ -151,11 +155,15 @@ def main() -> int:
         finally:
             server.shutdown()
             server.server_close()
-    qr = [text for text in versions if "version" in text]
     print("\n| what | value |\n| --- | --- |")
-    print(f"| offer code | {len(offer)} characters ({len(offer) * 5 // 8} bytes) |")
-    print(f"| answer code | {len(answer)} characters ({len(answer) * 5 // 8} bytes) |")
-    print(f"| join link QR | {qr[0] if qr else '?'} (link of {len(url) + 7 + len(offer)} chars) |")
+    print(
+        f"| offer code | {len(offer)} characters ({len(offer) * 5 // 8} bytes); the join link "
+        f"{len(link)} characters: QR version {versions[0]} (M) |"
+    )
+    print(
+        f"| answer code | {len(answer)} characters ({len(answer) * 5 // 8} bytes): "
+        f"QR version {versions[1]} (M) |"
+    )
     for label, values in (("answer shown", answered), ("connected", connected)):
         print(
             f"| join link -> {label} | median {statistics.median(values) * 1000:.0f} ms, "
@@ -169,8 +177,10 @@ def main() -> int:
         f"| data channel ping | p50 {percentile(pings, 0.5):.2f} ms, "
         f"p95 {percentile(pings, 0.95):.2f} ms ({len(pings)} pings) |"
     )
-    print(f"\ncommand: python3 bench/bench_devices.py --pairings {args.pairings} "
-          f"--rounds {args.rounds} --pings {args.pings}")
+    print(
+        f"\ncommand: python3 bench/bench_devices.py --pairings {args.pairings} "
+        f"--rounds {args.rounds} --pings {args.pings}"
+    )
     return 0
 
 

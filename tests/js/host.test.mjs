@@ -1,0 +1,161 @@
+// The host's table session without a browser: a fake engine and fake data channels. Moves for
+// another seat, with a wrong token, for an old or a future move number, out of turn, twice at
+// once, or refused by the engine change nothing; a valid move is applied by the engine; a
+// missing seat is played by a bot when the host chose so; garbage gets rate-limited replies.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+const store = new Map();
+globalThis.localStorage = {
+  getItem: (key) => (store.has(key) ? store.get(key) : null),
+  setItem: (key, value) => store.set(key, String(value)),
+  removeItem: (key) => store.delete(key),
+};
+
+const { HostSession, loadTable } = await import("../../web/net/host.js");
+
+class FakeEngine {
+  constructor() {
+    this.calls = [];
+    this.refuse = null;
+  }
+  async call(op, fields) {
+    this.calls.push({ op, ...fields });
+    if (op === "apply" && this.refuse) {
+      const error = Object.assign(new Error(this.refuse), { code: "illegal_move", info: { code: "illegal_move", reason: this.refuse, trace: "x" } });
+      this.refuse = null;
+      throw error;
+    }
+    const to_move = (fields.seat + 1) % 3;
+    const snap = { state: { after: fields.move ?? "bot" }, to_move, outcome: null, view: { seat: fields.seat }, legal_moves: [] };
+    return op === "bot_move" ? { ...snap, move: "bid 1" } : snap;
+  }
+}
+
+class FakeLink {
+  constructor() {
+    this.sent = [];
+  }
+  send(message) {
+    this.sent.push(typeof message === "string" ? JSON.parse(message) : message);
+    return true;
+  }
+  close() {}
+  of(type) {
+    return this.sent.filter((m) => m.type === type);
+  }
+}
+
+function table({ missing = "wait" } = {}) {
+  let clock = 1_000_000;
+  const engine = new FakeEngine();
+  const host = new HostSession({
+    engine,
+    now: () => clock,
+    setup: {
+      game: "wizard", options: {}, players: 3,
+      seats: [{ kind: "human", remote: true }, { kind: "human", remote: true }, { kind: "bot", level: "random" }],
+      policy: { missing, timeout_s: 10, bot_level: "random" },
+      ice_server: null,
+    },
+  });
+  const links = [new FakeLink(), new FakeLink()];
+  for (const [index, link] of links.entries()) {
+    const seat = host.remote.get(index);
+    seat.link = link;
+    seat.status = "connected";
+    seat.lastSeen = clock;
+  }
+  host.game = { record: { game: "wizard", seed: "S", moves: [] }, snap: { state: {}, to_move: 0, outcome: null }, viewer: null, shown: null };
+  const send = (index, message) => host.receive(host.remote.get(index), links[index], typeof message === "string" ? message : JSON.stringify(message));
+  const token = (index) => host.remote.get(index).token;
+  return { host, engine, links, send, token, tick: (ms) => { clock += ms; } };
+}
+
+test("forged, stale, early and out-of-turn moves are refused with codes and change nothing", async () => {
+  const { host, links, send, token } = table();
+  send(1, { type: "move", seat: 0, token: token(1), after: 0, move: "bid 0" });
+  send(1, { type: "move", seat: 1, token: token(0), after: 0, move: "bid 0" });
+  assert.deepEqual(links[1].of("error").map((m) => m.error.code), ["wrong_seat", "bad_token"]);
+  send(1, { type: "move", seat: 1, token: token(1), after: 0, move: "bid 0" });
+  host.game.record.moves.push({ seat: 2, move: "bid 0" });
+  send(0, { type: "move", seat: 0, token: token(0), after: 0, move: "bid 0" });
+  send(0, { type: "move", seat: 0, token: token(0), after: 4, move: "bid 0" });
+  assert.deepEqual(links[1].of("refused").map((m) => m.error.code), ["not_your_turn"]);
+  assert.deepEqual(links[0].of("refused").map((m) => [m.ref, m.error.code]), [[0, "stale_move"], [4, "early_move"]]);
+  assert.equal(host.remote.get(0).inbox, null);
+  host.stop();
+});
+
+test("a valid move is applied by the engine; its refusal goes back to the guest", async () => {
+  const { host, engine, links, send, token } = table();
+  const game = host.game;
+  engine.refuse = "bad_bid";
+  send(0, { type: "move", seat: 0, token: token(0), after: 0, move: "bid 9" });
+  send(0, { type: "move", seat: 0, token: token(0), after: 0, move: "bid 8" });
+  assert.deepEqual(links[0].of("refused").map((m) => m.error.code), ["busy"]);
+  const step = host.remoteMove(0, game);
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  const refused = links[0].of("refused").at(-1);
+  assert.deepEqual(refused, { type: "refused", ref: 0, error: { code: "illegal_move", reason: "bad_bid" } });
+  send(0, { type: "move", seat: 0, token: token(0), after: 0, move: "bid 1" });
+  const done = await step;
+  assert.equal(done.move, "bid 1");
+  assert.deepEqual(engine.calls.filter((c) => c.op === "apply").map((c) => [c.seat, c.move, c.view_public]), [[0, "bid 9", true], [0, "bid 1", true]]);
+  host.stop();
+});
+
+test("a missing seat waits, or a bot plays it after the timeout when the host chose so", async () => {
+  for (const missing of ["wait", "bot"]) {
+    const { host, engine, tick } = table({ missing });
+    const seat = host.remote.get(0);
+    seat.status = "missing";
+    seat.missingSince = 1_000_000;
+    let result = null;
+    host.remoteMove(0, host.game).then((value) => { result = value; });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(result, null);
+    tick(11_000);
+    host.tick();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (missing === "wait") assert.equal(result, null);
+    else {
+      assert.equal(result.move, "bid 1");
+      assert.equal(engine.calls.at(-1).op, "bot_move");
+    }
+    host.stop();
+  }
+});
+
+test("a silent guest becomes missing; the host's button lets a bot play at once", async () => {
+  const { host, tick } = table();
+  tick(16_000);
+  host.tick();
+  assert.equal(host.remote.get(1).status, "missing");
+  const step = host.remoteMove(1, { ...host.game, snap: { ...host.game.snap, to_move: 1 } });
+  host.letBotPlay(1);
+  assert.equal((await step).move, "bid 1");
+  host.stop();
+});
+
+test("a burst of garbage gets few, coded replies", () => {
+  const { host, links, send } = table();
+  for (let i = 0; i < 200; i++) send(1, i % 2 ? "{" : `{"type":"move","seat":1}`);
+  const replies = links[1].of("error");
+  assert.ok(replies.length > 0 && replies.length <= 10, `${replies.length} replies`);
+  assert.ok(replies.every((m) => ["bad_message", "missing_field", "rate_limited"].includes(m.error.code)));
+  assert.equal(host.game.record.moves.length, 0);
+  host.stop();
+});
+
+test("the table is saved with its tokens and secret, and a finished game is not", () => {
+  const { host } = table();
+  host.save();
+  const saved = loadTable();
+  assert.equal(saved.secret, host.secret);
+  assert.equal(saved.remote[0].token, host.remote.get(0).token);
+  host.game.snap.outcome = { scores: [1, 2, 3], winners: [2] };
+  host.save();
+  assert.equal(loadTable(), null);
+  host.stop();
+});

@@ -123,7 +123,7 @@ def pair_table(
     return host, guests
 
 
-def drive(pages: list[Any], done: Any, limit: int = 400, timeout: float = 120.0) -> None:
+def drive(pages: list[Any], done: Any, limit: int = 5_000, timeout: float = 300.0) -> None:
     """Play on every page that has something to do (a click a person would make) until
     ``done()`` holds."""
     deadline = time.monotonic() + timeout

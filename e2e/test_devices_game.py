@@ -4,6 +4,7 @@ checked on every guest at the end (one of them gets a tampered reveal and says s
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from devices_helpers import (
@@ -36,8 +37,11 @@ def willie_step(page: Any) -> bool:
     return False
 
 
-def play_willie(pages: list[Any], done: Any, limit: int = 300) -> None:
-    for _ in range(limit):
+def play_willie(pages: list[Any], done: Any, timeout: float = 300.0) -> None:
+    """Play on both phones until ``done()``; bounded in time, not in polls (a loaded machine
+    makes the host slower to answer, and each wait is a poll)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
         if done():
             return
         if not any([willie_step(page) for page in pages]):

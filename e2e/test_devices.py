@@ -18,7 +18,7 @@ from devices_helpers import (
     received,
     send_raw,
 )
-from ui_helpers import js, shot, wait_until
+from ui_helpers import js, shot, step, wait_until
 
 TOKEN_OF = "window.tapete.guest.token"
 GARBAGE_CODES = {
@@ -52,12 +52,16 @@ def test_wizard_round_on_three_devices(new_context: Any, app_url: str) -> None:
     shot(host, "devices-host-table")
     shot(guests[0], "devices-guest-table-phone")
 
-    # Wait for a guest's turn to bid; that is where the hostile messages go.
-    wait_until(host, "window.tapete.host.game.snap.to_move !== 2", timeout=60)
-    turn = js(host, "window.tapete.host.game.snap.to_move")
-    mover = guests[turn]
+    # Wait for a guest's turn to bid (a dealer who turned up a Wizard chooses trump first).
+    for _ in range(10):
+        turn = int(wait_until(host, WAITING_FOR, timeout=90))
+        mover = guests[turn]
+        table = mover.wait_for_selector("[data-testid=table][data-my-turn=true]", timeout=60_000)
+        if table.get_attribute("data-phase") == "bid":
+            break
+        step(mover)
+        host.wait_for_timeout(300)
     other = guests[1 - turn]
-    mover.wait_for_selector("[data-testid=table][data-my-turn=true][data-phase=bid]")
     moves_before = js(host, "window.tapete.host.game.record.moves.length")
 
     # An illegal move from the guest: refused by the host's engine, said in its language.

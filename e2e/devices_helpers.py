@@ -68,7 +68,9 @@ def answer_code(guest: Any) -> str:
 
 
 def wait_connected(host: Any, seat: int) -> None:
-    host.wait_for_selector(f"[data-testid=seat-status-{seat}][data-status=connected]")
+    host.wait_for_selector(
+        f"[data-testid=seat-status-{seat}][data-status=connected]", timeout=90_000
+    )
 
 
 def pair_table(

@@ -19,9 +19,8 @@ Ops (every field is validated; every bad request gets a coded error, never ``int
 ``arrange``      {game, state, seat, tiles} -> {table, from_hand, complete} (``Game.arrange``)
 ``replay``       {record, view_seat?} -> snapshot (rebuilds a saved game from its moves)
 
-``new_game``, ``apply``, ``bot_move`` and ``replay`` take ``view_public: true`` (without a
-``view_seat``) for the view of no seat: what a table screen that shows only public
-information draws.
+``replay_steps`` {record, view_seat?, start, count, reveal?} -> {total, start, steps, outcome}:
+                 the views of a window of a record's positions (``tapete.replay_steps``)
 ``lab``          {config: {game, players, games, seed, options, levels}, start, count, tally?}
                  -> {config, start, records, tally, summary, cells}: one chunk of a
                  playtest-lab run added to the tally so far (``tapete.lab_ops``)
@@ -33,6 +32,10 @@ information draws.
                  policy}: could a player who saw every card win this Lobo deal (within
                  ``budget`` positions), a winning line, the hint's result on it
                  (``tapete.lobo.deal``)
+
+``new_game``, ``apply``, ``bot_move`` and ``replay`` take ``view_public: true`` (without a
+``view_seat``) for the view of no seat: what a table screen that shows only public
+information draws.
 
 A snapshot is {state, to_move, outcome, view?, legal_moves?}: ``view`` and ``legal_moves`` are
 those of ``view_seat`` (``seat`` for ``view``), and legal moves are listed only on its turn.
@@ -241,6 +244,10 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
         return snapshot(
             game, state, _seat(request, game, state, "view_seat", None), _public(request)
         )
+    if op == "replay_steps":
+        from .replay_steps import steps_request  # imported on first use
+
+        return steps_request(request)
     if op == "review":
         from .review import review_request  # imported on first use
 

@@ -11,7 +11,7 @@
 
 import { h, mount, sleep } from "../dom.js";
 import { t } from "../i18n.js";
-import { saveGame } from "../store.js";
+import { keepMove } from "../saves/keeper.js";
 import { errorText } from "./messages.js";
 import { showOverlay, closeOverlay } from "./overlay.js";
 
@@ -368,7 +368,7 @@ export class PlayScreen {
     if (this.stopped) return;
     this.record.moves.pop();
     this.game.snap = snap;
-    saveGame(this.record);
+    keepMove(this.game);
     this.busy = false;
     this.render();
   }
@@ -380,7 +380,7 @@ export class PlayScreen {
     const { move: _ignored, ...snap } = result;
     this.game.snap = snap;
     if (this.ctx.driver) this.ctx.driver.committed(this.game);
-    else saveGame(this.record);
+    else keepMove(this.game);
     const change = this.ctx.renderer.describeTransition(prev, snap.view, move, seat);
     if (change.trick) {
       this.trickShown = change.trick;

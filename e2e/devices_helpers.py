@@ -67,10 +67,35 @@ def answer_code(guest: Any) -> str:
     return code
 
 
-def wait_connected(host: Any, seat: int) -> None:
-    host.wait_for_selector(
-        f"[data-testid=seat-status-{seat}][data-status=connected]", timeout=90_000
-    )
+HOST_SEAT_STATE = """(seat) => {
+  const s = window.tapete.host.remote.get(seat);
+  const error = document.querySelector(`[data-testid=pair-error-${seat}]`);
+  return {status: s.status, failed: Boolean(s.failed), pairing: s.pairing,
+    link: s.link ? s.link.states() : null, log: s.link ? s.link.log : [],
+    message: error ? error.textContent : null};
+}"""
+GUEST_STATE = """() => {
+  const g = window.tapete.guest;
+  return g ? {status: g.status, link: g.link.states(), log: g.link.log,
+    shown: document.querySelector('[data-testid=join-status]')?.textContent} : null;
+}"""
+
+
+def connection_report(host: Any, seat: int, guest: Any | None) -> str:
+    """Both ends' connection states and logs (what a failed pairing went through)."""
+    parts = [f"host seat {seat}: {host.evaluate(HOST_SEAT_STATE, seat)}"]
+    if guest is not None:
+        parts.append(f"guest: {guest.evaluate(GUEST_STATE)}")
+    return "\n".join(parts)
+
+
+def wait_connected(host: Any, seat: int, guest: Any | None = None) -> None:
+    try:
+        host.wait_for_selector(
+            f"[data-testid=seat-status-{seat}][data-status=connected]", timeout=90_000
+        )
+    except Exception as error:
+        raise AssertionError(f"seat {seat} never connected\n{connection_report(host, seat, guest)}") from error
 
 
 def pair_table(
@@ -117,7 +142,7 @@ def pair_table(
             guest = open_guest(new_context, link, **phone)
             host.fill(f"[data-testid=answer-{seat}]", answer_code(guest))
             host.click(f"[data-testid=connect-{seat}]")
-        wait_connected(host, seat)
+        wait_connected(host, seat, guest)
         guests.append(guest)
     host.click("[data-testid=table-start]:not([disabled])", timeout=30_000)
     for guest in guests:

@@ -34,15 +34,34 @@ export class PeerLink extends EventTarget {
     // negotiated: both sides open channel 0 themselves, no in-band set-up message
     this.channel = this.pc.createDataChannel("tapete", { negotiated: true, id: 0, ordered: true });
     this.state = "new"; // new | open | closed
+    this.born = Date.now();
+    /** What happened to this connection, in order: "<ms since made> <what>" (for a diagnosis). */
+    this.log = [];
+    const note = (what) => this.log.length < 64 && this.log.push(`${Date.now() - this.born} ${what}`);
+    this.note = note;
+    for (const [event, field] of [["signalingstatechange", "signalingState"], ["icegatheringstatechange", "iceGatheringState"], ["iceconnectionstatechange", "iceConnectionState"], ["connectionstatechange", "connectionState"]]) {
+      this.pc.addEventListener(event, () => note(`${field}=${this.pc[field]}`));
+    }
     this.channel.onopen = () => {
+      note("channel=open");
       this.state = "open";
       this.dispatchEvent(new Event("open"));
     };
     this.channel.onmessage = (event) => this.dispatchEvent(new CustomEvent("message", { detail: event.data }));
-    this.channel.onclose = () => this.closed();
+    this.channel.onclose = () => {
+      note("channel=closed");
+      this.closed();
+    };
     this.pc.onconnectionstatechange = () => {
       if (["failed", "closed"].includes(this.pc.connectionState)) this.closed();
     };
+  }
+
+  /** Every state of the connection now, in one line (signaling, ICE, DTLS, channel). */
+  states() {
+    const pc = this.pc;
+    const dtls = pc.sctp?.transport?.state ?? "-";
+    return `signaling=${pc.signalingState} gathering=${pc.iceGatheringState} ice=${pc.iceConnectionState} connection=${pc.connectionState} dtls=${dtls} channel=${this.channel.readyState} link=${this.state} age=${Date.now() - this.born}`;
   }
 
   closed() {

@@ -129,7 +129,10 @@ export class HostSession extends EventTarget {
     if (answer.pairing !== seat.pairing) throw new PairingError("stale_answer", "an answer to an older link of that seat");
     if (seat.link.pc.signalingState !== "have-local-offer") throw new PairingError("used_answer", "that seat's link was answered already");
     await seat.link.accept(answer.transport);
-    seat.status = seat.status === "missing" ? "missing" : "pairing";
+    // The guest's hello may come before accept() resolves: the data channel can open (and its
+    // first message arrive) before setRemoteDescription's promise settles, on a loaded device
+    // most of all. A seat that said hello meanwhile stays connected.
+    if (seat.status !== "connected") seat.status = seat.status === "missing" ? "missing" : "pairing";
     this.changed();
     const link = seat.link;
     link.opened().catch(() => {

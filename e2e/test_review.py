@@ -64,7 +64,12 @@ def test_review_from_the_game_over_screen(new_context: Any, app_url: str) -> Non
     assert chunks >= 3 and summary["mistake"] >= 1
     game_id = plant_game(page, record, status="finished")
     page.goto(app_url + f"#/play/{game_id}")
-    page.click("[data-testid=over-link-review]", timeout=60_000)
+    page.wait_for_selector("[data-testid=over-link-review]", timeout=60_000)
+    assert page.inner_text("[data-testid=over-link-review]") == "Review my play"
+    page.set_viewport_size(PHONE)
+    shot(page, "review-06-game-over-phone")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.click("[data-testid=over-link-review]")
     # it starts at once, shows its progress, and finishes
     page.wait_for_selector("[data-testid=review-progress]", timeout=60_000)
     assert page.inner_text("[data-testid=review-progress-text]").startswith("Reviewing… move ")

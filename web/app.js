@@ -21,6 +21,7 @@ import { renderHome } from "./ui/home.js";
 import { renderLab } from "./ui/lab.js";
 import { renderMyGames } from "./ui/my-games.js";
 import { ReplayScreen, gameOverLinks } from "./ui/replay.js";
+import "./ui/review.js"; // "Review my play": a replay extension (registers itself)
 import { LAB_GAMES } from "./ui/lab-link.js";
 import { errorText, registerExplainer } from "./ui/messages.js";
 import { renderNewGame } from "./ui/new-game.js";

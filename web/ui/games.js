@@ -26,7 +26,7 @@ export function confirmDelete(entry) {
         })),
         h(
           "div",
-          { class: "panel-actions" },
+          { class: "panel-actions", onkeydown: (event) => { if (event.key === "Escape") close(false); } },
           h("button", { type: "button", class: "ghost", autofocus: true, dataset: { testid: "cancel-delete" }, onclick: () => close(false) }, t("saves.delete.keep")),
           h("button", { type: "button", class: "danger", dataset: { testid: "confirm-delete" }, onclick: () => close(true) }, t("saves.delete.confirm")),
         ),

@@ -223,7 +223,7 @@ function confirmDeleteAside(item) {
         { class: "panel" },
         h("h2", null, t("aside.delete.title")),
         h("p", null, reasonText(item.kind, item.reason)),
-        h("div", { class: "panel-actions" },
+        h("div", { class: "panel-actions", onkeydown: (event) => { if (event.key === "Escape") close(false); } },
           h("button", { type: "button", class: "ghost", autofocus: true, dataset: { testid: "cancel-delete" }, onclick: () => close(false) }, t("saves.delete.keep")),
           h("button", { type: "button", class: "danger", dataset: { testid: "confirm-delete" }, onclick: () => close(true) }, t("aside.delete.confirm"))),
       ),

@@ -101,6 +101,12 @@ export function reasonText(kind, reason) {
   return t("saves.reason.shape", { detail: reason });
 }
 
+/** One record set aside, as My games lists it: what it was, and why. */
+export function asideLine(aside) {
+  const text = t("aside.item", { what: asideWhat(aside), reason: reasonText(aside.kind, aside.reason) });
+  return text.charAt(0).toLocaleUpperCase() + text.slice(1);
+}
+
 /** The message for one record set aside. */
 export function asideMessage(aside) {
   return t("saves.set_aside.report", { what: asideWhat(aside), reason: reasonText(aside.kind, aside.reason) });

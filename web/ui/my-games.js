@@ -8,7 +8,7 @@ import { listKept, summarizePending } from "../saves/keeper.js";
 import { needsSummary } from "../saves/summary.js";
 import { deleteAside, deleteGame, listAside } from "../saves/saves.js";
 import { download, exportFile, importGames, readImport } from "../saves/transfer.js";
-import { asideMessage, confirmDelete, reasonText, refusalText } from "./games.js";
+import { asideLine, confirmDelete, reasonText, refusalText } from "./games.js";
 import { showOverlay } from "./overlay.js";
 import { dateText, levelText, opponentsText, progressText, seatNames, whenText } from "./saved-text.js";
 import { renderScoreChart, renderStatsTable } from "./stats.js";
@@ -181,7 +181,7 @@ export async function renderMyGames(root, p) {
         h("p", { class: "small" }, t("aside.body")),
         h("ul", { class: "aside-list" }, aside.map((item) =>
           h("li", { class: "aside-row", dataset: { testid: "aside-row", id: item.id } },
-            h("div", null, h("div", null, asideMessage(item)), h("div", { class: "small" }, t("aside.when", { when: whenText(item.at) }))),
+            h("div", null, h("div", null, asideLine(item)), h("div", { class: "small" }, t("aside.when", { when: whenText(item.at) }))),
             h("div", { class: "kept-actions" },
               h("button", { type: "button", class: "ghost small", dataset: { testid: "aside-download" }, onclick: () => downloadAside(item) }, t("aside.download")),
               h("button", { type: "button", class: "ghost small", dataset: { testid: "aside-delete" }, onclick: async () => {

@@ -512,3 +512,11 @@ def test_the_rules_pages_state_the_thresholds(game_id: str, lang: str) -> None:
     numbers = {"a": f"{grading.inaccuracy:g}", "b": f"{grading.mistake:g}"}
     for phrase in STATED[lang]:
         assert phrase.format(**numbers) in section, (game_id, lang, phrase.format(**numbers))
+
+
+def test_python_m_tapete_runs_its_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    from tapete.__main__ import main
+
+    assert main([]) == 2 and "usage" in capsys.readouterr().err
+    assert main(["lab", "willie", "--games", "2", "--seed", "CLI"]) == 0
+    assert capsys.readouterr().out.strip()

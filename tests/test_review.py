@@ -343,8 +343,9 @@ def test_a_chunk_may_start_without_the_state(records: dict[str, dict[str, Any]])
 
 
 def test_a_long_game_stays_within_the_budget() -> None:
-    """A whole 4-player Wizard game and a long Rummikub game: no chunk goes over its budget
-    except to make one decision, and no decision costs more than MAX_DECISION_COST units."""
+    """Whole Rummikub and Willie games: no chunk goes over its budget except to make one
+    decision, and no decision costs more than MAX_DECISION_COST units (Wizard's largest
+    positions: the next test; a whole 4-player Wizard game is measured in BENCHMARKS.md)."""
     for game_id, seed in (("rummikub", "LONG"), ("willie", "LONG")):
         game = GAMES[game_id]
         record = make_record(game_id, seed)

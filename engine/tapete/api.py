@@ -20,7 +20,7 @@ Ops (every field is validated; every bad request gets a coded error, never ``int
 ``replay``       {record, view_seat?} -> snapshot (rebuilds a saved game from its moves)
 ``lab``          {config: {game, players, games, seed, options, levels}, start, count, tally?}
                  -> {config, start, records, tally, summary, cells}: one chunk of a
-                 playtest-lab run added to the tally so far (``tapete.lab_ops``)
+                 playtest-lab run added to the tally so far (``tapete.lab.ops``)
 ``lab_summary``  {records?, tallies?} -> {tally, summary, cells}: the numbers of them together
 ``lobo_deal``    {seed, options?, budget?, policy?} -> {winnable, exact, nodes, budget, line,
                  policy}: could a player who saw every card win this Lobo deal (within
@@ -222,7 +222,7 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
 
         return deal_request(request)
     if op in ("lab", "lab_summary"):
-        from . import lab_ops  # imported on first use: the play ops never need it
+        from .lab import ops as lab_ops  # imported on first use: the play ops never need it
 
         if op == "lab":
             return lab_ops.chunk_request(request, progress)

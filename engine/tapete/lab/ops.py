@@ -2,7 +2,7 @@
 
 The page runs a lab in chunks (a Python call cannot be interrupted, so it can show progress and
 stop only between calls). Each ``lab`` request plays a chunk and adds its games to the tally of
-the setting (:mod:`tapete.lab_tally`) that the page sends along, and answers the numbers so
+the setting (:mod:`tapete.lab.tally`) that the page sends along, and answers the numbers so
 far: the same numbers whatever the chunks, and the same table as ``python -m tapete.lab``.
 """
 
@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import BadRequestError, describe
-from .lab import MAX_GAMES, LabConfig, Progress, run
-from .lab_records import GameRecord
-from .lab_stats import summary_of, table_cells
-from .lab_tally import Tally, tally_of
+from ..errors import BadRequestError, describe
+from .records import GameRecord
+from .run import MAX_GAMES, LabConfig, Progress, run
+from .stats import summary_of, table_cells
+from .tally import Tally, tally_of
 
 MAX_CHUNK = 1_000  # games per ``lab`` request: the page asks for chunks of well under a second
 

@@ -7,8 +7,8 @@ setting    a game's options (knobs) plus the player counts and bot levels to use
 run        ``games`` games of one setting; game ``i`` is dealt from the seed ``"{seed}-{i}"``
            and the bots of game ``i`` draw from streams named by ``i``, so a run is fully
            reproducible from (game, setting, seed, games): that is what a shared link holds
-record     what one finished game leaves behind (:mod:`tapete.lab_records`)
-summary    the numbers of a run (:mod:`tapete.lab_stats`): rounds per game, turns per round,
+record     what one finished game leaves behind (:mod:`tapete.lab.records`)
+summary    the numbers of a run (:mod:`tapete.lab.stats`): rounds per game, turns per round,
            how rounds end (closing, going out, empty stock), how often the closer wins or is
            undercut, the spread of the scores, the games per player count; with histograms
 
@@ -18,7 +18,7 @@ Use from Python::
     b = run(LabConfig.make(games=200, seed="S", options={"hand_size": 10, "close_threshold": 5}))
     print(markdown([a, b]))
 
-or from the command line (the same table)::
+or from the command line (the same table, :mod:`tapete.lab.__main__`)::
 
     python -m tapete.lab willie --players 2 --games 200 --seed S --set hand_size=10 \\
         --vs close_threshold=5
@@ -26,26 +26,24 @@ or from the command line (the same table)::
 ``--vs`` describes the second setting as changes to the first. ``run`` takes a ``progress``
 callback ``(done, total)`` and a ``should_stop`` callable, polled between games: a stopped run
 keeps the games finished so far. The page runs a lab in chunks through the worker
-(:mod:`tapete.lab_ops`), so it can show progress and stop between chunks.
+(:mod:`tapete.lab.ops`), so it can show progress and stop between chunks.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import get_game
-from .bots import choose_move
-from .errors import BadOptionError, BadRequestError, describe
-from .lab_records import GameRecord, RoundRow
-from .lab_stats import markdown as table_lines
-from .lab_stats import summarize, table_cells
+from .. import get_game
+from ..bots import choose_move
+from ..errors import BadOptionError, BadRequestError, describe
+from .records import GameRecord, RoundRow
+from .stats import markdown as table_lines
+from .stats import summarize, table_cells
 
 MAX_GAMES = 100_000
 MAX_MOVES = 20_000  # per game: a safety net, never reached in practice
@@ -234,73 +232,3 @@ def markdown(results: Sequence[LabResult]) -> str:
             f"{result.seconds:.1f} s" + ("; stopped early" if result.stopped else "")
         )
     return "\n".join(lines)
-
-
-# -- command line -------------------------------------------------------------------------------
-
-
-def parse_knobs(pairs: Sequence[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for pair in pairs:
-        name, eq, value = pair.partition("=")
-        if not eq or not name:
-            raise BadOptionError(f"a knob is name=value; got {describe(pair)}")
-        out[name] = value
-    return out
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m tapete.lab", description="Seeded bot-vs-bot games and their numbers."
-    )
-    parser.add_argument("game", nargs="?", default="willie")
-    parser.add_argument("--players", default="2", help="a count, or several: 2,3")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", default="LAB")
-    parser.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE")
-    parser.add_argument(
-        "--vs",
-        action="append",
-        default=[],
-        metavar="KNOB=VALUE",
-        help="a second setting: the first one with these changes",
-    )
-    parser.add_argument("--levels", default="normal", help="bot level per seat: normal,easy")
-    parser.add_argument("--json", action="store_true", help="print the summaries as JSON")
-    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    args = parser.parse_args(argv)
-    try:
-        players = [int(p) for p in args.players.split(",")]
-        base = parse_knobs(args.set)
-        configs = [
-            LabConfig.make(args.game, players, args.games, args.seed, base, args.levels.split(","))
-        ]
-        if args.vs:
-            other = {**base, **parse_knobs(args.vs)}
-            configs.append(
-                LabConfig.make(
-                    args.game, players, args.games, args.seed, other, args.levels.split(",")
-                )
-            )
-    except (BadOptionError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    results = []
-    for letter, config in zip("AB", configs, strict=False):  # progress names the setting
-
-        def report(done: int, total: int, letter: str = letter) -> None:
-            if not args.quiet and (done == total or done % max(1, total // 20) == 0):
-                print(f"\r{letter}: {done}/{total} games", end="", file=sys.stderr, flush=True)
-
-        results.append(run(config, report))
-        if not args.quiet:
-            print(file=sys.stderr)
-    if args.json:
-        print(json.dumps([as_json(r) for r in results], indent=2))
-    else:
-        print(markdown(results))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -24,7 +24,7 @@ or from the command line (the same table, :mod:`tapete.lab.__main__`)::
         --vs close_threshold=5
 
 ``--vs`` describes the second setting as changes to the first. ``run`` takes a ``progress``
-callback ``(done, total)`` and a ``should_stop`` callable, polled between games: a stopped run
+callback ``(done, total)`` and a ``should_stop`` callable, polled between moves: a stopped run
 keeps the games finished so far. The page runs a lab in chunks through the worker
 (:mod:`tapete.lab.ops`), so it can show progress and stop between chunks.
 """
@@ -45,6 +45,7 @@ from .records import GameRecord, RoundRow
 from .stats import markdown as table_lines
 from .stats import summarize, table_cells
 
+LAB_GAMES = ("willie",)  # the numbers are a closing rummy's: how rounds end, who closed
 MAX_GAMES = 100_000
 MAX_MOVES = 20_000  # per game: a safety net, never reached in practice
 Progress = Callable[[int, int], None]
@@ -83,6 +84,11 @@ class LabConfig:
     ) -> LabConfig:
         """A checked configuration (``bad_option`` for anything a game would refuse)."""
         engine = get_game(game)
+        if game not in LAB_GAMES:
+            raise BadOptionError(
+                f"the lab plays {', '.join(LAB_GAMES)}; it has no numbers for {game}",
+                option="game",
+            )
         counts = (players,) if isinstance(players, int) else _short_list(players)
         if not counts:
             raise BadOptionError(
@@ -155,23 +161,49 @@ class LabResult:
     records: list[GameRecord] = field(default_factory=list)
     stopped: bool = False
     seconds: float = 0.0
+    paused: Paused | None = None
 
     def summary(self) -> dict[str, Any]:
         return summarize(self.records)
 
 
-def play_game(config: LabConfig, index: int) -> GameRecord:
-    """Game ``index`` of the run: dealt from ``{seed}-{index}``, bots seeded by the index."""
+@dataclass(frozen=True)
+class Paused:
+    """A game of the run stopped between two moves when a chunk's budget ran out: the next chunk
+    goes on from ``state`` after ``moves`` moves (the bots' choices are seeded by the index and
+    the move number, so the game ends exactly as if it had never stopped)."""
+
+    index: int
+    moves: int
+    state: Any
+
+    def to_json(self, engine: Any) -> dict[str, Any]:
+        return {"index": self.index, "moves": self.moves, "state": engine.to_json(self.state)}
+
+
+def play_game(
+    config: LabConfig,
+    index: int,
+    over_budget: ShouldStop | None = None,
+    paused: Paused | None = None,
+) -> GameRecord | Paused:
+    """Game ``index`` of the run: dealt from ``{seed}-{index}``, bots seeded by the index; from
+    ``paused`` when it is given. When ``over_budget`` answers True after a move, the game stops
+    there and is answered as :class:`Paused` (so every call plays at least one move)."""
     engine = get_game(config.game)
     players = config.players[index % len(config.players)]
-    state = engine.new_game(f"{config.seed}-{index}", config.option, players)
-    moves = 0
+    if paused is None:
+        state, moves = engine.new_game(f"{config.seed}-{index}", config.option, players), 0
+    else:
+        state, moves = paused.state, paused.moves
     while (seat := engine.to_move(state)) is not None and moves < MAX_MOVES:
         level = config.levels[seat % len(config.levels)]
         state = engine.apply(state, seat, choose_move(engine, state, seat, level, (index, moves)))
         moves += 1
+        if over_budget is not None and engine.to_move(state) is not None and over_budget():
+            return Paused(index, moves, state)
     outcome = engine.outcome(state)
-    rows = tuple(round_row(row) for row in getattr(state, "history", ()))
+    rows = tuple(round_row(row) for row in state.history)
     if outcome is None:
         return GameRecord(index, players, rows, (), (), False)
     scores = tuple(float(s) for s in outcome.scores)
@@ -192,16 +224,20 @@ def run(
     should_stop: ShouldStop | None = None,
     start: int = 0,
     count: int | None = None,
+    paused: Paused | None = None,
 ) -> LabResult:
-    """Play games ``start`` .. ``start + count - 1`` of the run (all of them by default)."""
+    """Play games ``start`` .. ``start + count - 1`` of the run (all of them by default), the
+    first one from ``paused`` when given. ``should_stop`` is polled between moves: a stopped
+    run keeps the games finished so far, and the game it stopped in as ``result.paused``."""
     began = time.perf_counter()
     total = config.games - start if count is None else min(count, config.games - start)
     result = LabResult(config)
     for done in range(total):
-        if should_stop is not None and should_stop():
-            result.stopped = True
+        outcome = play_game(config, start + done, should_stop, paused if done == 0 else None)
+        if isinstance(outcome, Paused):
+            result.stopped, result.paused = True, outcome
             break
-        result.records.append(play_game(config, start + done))
+        result.records.append(outcome)
         if progress is not None:
             progress(done + 1, total)
     result.seconds = time.perf_counter() - began

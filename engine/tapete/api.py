@@ -24,6 +24,9 @@ Ops (every field is validated; every bad request gets a coded error, never ``int
                  second of CPU (``resume`` goes on with the game it stopped in;
                  ``tapete.lab.ops``)
 ``lab_summary``  {records?, tallies?} -> {tally, summary, cells}: the numbers of them together
+``review``       {record, seat?, start?, state?, count?, budget?, summary?} -> {game, seat,
+                 total, start, next, done, items, summary, grading, work, state}: the verdicts
+                 on one chunk of a seat's decisions, judged from its view (``tapete.review``)
 ``lobo_deal``    {seed, options?, budget?, policy?, resume?} -> {winnable, exact, nodes, budget,
                  line, policy, resume}: could a player who saw every card win this Lobo deal
                  (within ``budget`` positions, at most 60,000 a request; ``resume`` goes on
@@ -243,6 +246,10 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
         record = _field(request, "record", dict)
         game, state = replay(record)
         return snapshot(game, state, _seat(request, game, state, "view_seat", None))
+    if op == "review":
+        from .review import review_request  # imported on first use
+
+        return review_request(request, progress)
     if op == "lobo_deal":
         from .lobo.deal import deal_request  # imported on first use
 

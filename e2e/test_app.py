@@ -15,20 +15,25 @@ from ui_helpers import (
     js,
     load_build_module,
     open_link,
+    plant_game,
     play_until,
+    saved_entries,
+    saved_entry,
+    saved_record,
     shot,
     step,
     table_state,
     wait_handover_or_turn,
     wait_my_turn,
     wait_ready,
+    wait_saved_moves,
     wait_until,
 )
 
 LINK3 = "#/wizard?seed=E2E3&players=3&bots=1:heuristic,2:random"
 # In round 1 of this deal seat 0 deals and turns up a Wizard: seat 0 chooses trump.
 TRUMP_LINK = "#/wizard?seed=T29&players=3&bots=1:heuristic,2:heuristic"
-AUTOSAVE = "tapete.autosave"
+AUTOSAVE = "tapete.autosave"  # the single-slot save of earlier versions, migrated on load
 
 
 def test_boot_home_and_rules(new_context: Any, app_url: str) -> None:
@@ -136,7 +141,7 @@ def test_new_game_form_refusal_then_start(new_context: Any, app_url: str) -> Non
     page.wait_for_selector("[data-testid=table]")
     seed = page.get_attribute("[data-testid=play]", "data-seed")
     assert re.fullmatch(r"[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{6}", seed or ""), seed
-    record = json.loads(js(page, f"localStorage.getItem('{AUTOSAVE}')"))
+    record = wait_saved_moves(page, 0)
     assert record["players"] == 5 and record["seed"] == seed
     assert record["options"]["bidding_mode"] == "HIDDEN_SIMULTANEOUS"
     assert record["options"]["even_bid_restriction"] == "NONE"
@@ -172,7 +177,7 @@ def test_play_rounds_one_and_two(new_context: Any, app_url: str) -> None:
     shot(page, "08-score-sheet")
     assert sheet.is_visible()
     page.click("[data-testid=close-scores]")
-    record = json.loads(js(page, f"localStorage.getItem('{AUTOSAVE}')"))
+    record = saved_record(page)
     # Round 1 is 3 bids + 3 cards, round 2 is 3 bids + 6 cards (plus any trump choices).
     assert len([m for m in record["moves"] if not m["move"].startswith("trump")]) >= 15
 
@@ -318,14 +323,14 @@ def test_hostile_links_leave_the_save_alone(new_context: Any, app_url: str) -> N
     open_link(page, app_url, LINK3)
     step(page)
     wait_my_turn(page)  # the bots have moved: the save stays as it is until we move
-    saved = js(page, f"localStorage.getItem('{AUTOSAVE}')")
-    assert saved
+    saved = saved_entries(page)
+    assert len(saved) == 1
     for link, words in HOSTILE:
         page.goto(app_url + link)
         message = page.wait_for_selector("[data-testid=home-message]", timeout=60_000)
         assert words in message.inner_text(), (link[:60], message.inner_text())
         assert page.locator("[data-testid=home]").is_visible()
-        assert js(page, f"localStorage.getItem('{AUTOSAVE}')") == saved, link[:60]
+        assert saved_entries(page) == saved, link[:60]
         assert js(page, "location.hash") == "#/"
     shot(page, "13-hostile-link")
     assert dialogs == []
@@ -338,15 +343,16 @@ def test_corrupt_saves_are_kept_aside(new_context: Any, app_url: str) -> None:
     page = new_context().new_page()
     page.goto(app_url)
     wait_ready(page)
+    # An old single-slot save that is not even JSON: set aside on the next load, not deleted.
     js(page, f"localStorage.setItem('{AUTOSAVE}', '{{not json')")
     page.reload()
     message = page.wait_for_selector("[data-testid=home-message]")
-    assert "kept aside" in message.inner_text()
-    keys = js(page, "Object.keys(localStorage).filter(k => k.startsWith('tapete.broken.'))")
-    assert len(keys) == 1
-    assert js(page, f"localStorage.getItem('{keys[0]}')") == "{not json"
+    assert "set aside" in message.inner_text()
+    aside = js(page, "window.tapete.saves.listAside()")
+    assert len(aside) == 1 and aside[0]["value"] == "{not json"
     assert js(page, f"localStorage.getItem('{AUTOSAVE}')") is None
     shot(page, "14-corrupt-save")
+    wait_ready(page)
     # A record of the right shape whose moves do not apply: the engine says bad_state.
     record = {
         "game": "wizard",
@@ -357,13 +363,12 @@ def test_corrupt_saves_are_kept_aside(new_context: Any, app_url: str) -> None:
         "seats": [{"kind": "human"}, *[{"kind": "bot", "level": "random"}] * 2],
         "moves": [{"seat": 0, "move": "play R99"}],
     }
-    js(page, f"localStorage.setItem('{AUTOSAVE}', {json.dumps(json.dumps(record))})")
-    page.goto(app_url + "#/play")
+    game_id = plant_game(page, record)
+    page.goto(app_url + f"#/play/{game_id}")
     message = page.wait_for_selector("[data-testid=home-message]", timeout=60_000)
-    assert "kept aside" in message.inner_text()
-    keys = js(page, "Object.keys(localStorage).filter(k => k.startsWith('tapete.broken.'))")
-    assert len(keys) == 2
-    assert js(page, f"localStorage.getItem('{AUTOSAVE}')") is None
+    assert "set aside" in message.inner_text()
+    assert len(js(page, "window.tapete.saves.listAside()")) == 2
+    assert saved_entry(page, game_id) is None
 
 
 def test_hot_seat_hand_over(new_context: Any, app_url: str) -> None:
@@ -396,8 +401,8 @@ def test_game_over_again_and_share(new_context: Any, app_url: str) -> None:
     page = new_context().new_page()
     page.goto(app_url)
     wait_ready(page)
-    js(page, f"localStorage.setItem('{AUTOSAVE}', {json.dumps(json.dumps(record))})")
-    page.goto(app_url + "#/play")
+    game_id = plant_game(page, record)
+    page.goto(app_url + f"#/play/{game_id}")
     for _ in range(20):
         if step(page) == "over":
             break
@@ -407,7 +412,8 @@ def test_game_over_again_and_share(new_context: Any, app_url: str) -> None:
     assert page.locator("[data-testid=ranking] li").count() == 3
     assert page.locator("[data-testid=winner]").count() >= 1
     assert page.locator("[data-testid=score-sheet] tbody tr[data-round]").count() == 20
-    assert js(page, f"localStorage.getItem('{AUTOSAVE}')") is None
+    finished = f"window.tapete.saves.getGame('{game_id}').then((f) => f?.entry?.status)"
+    wait_until(page, f"{finished}.then((status) => status === 'finished')")
     shot(page, "16-game-over")
     page.click("[data-testid=share]")
     url = page.input_value("[data-testid=share-url]")
@@ -418,6 +424,14 @@ def test_game_over_again_and_share(new_context: Any, app_url: str) -> None:
     assert page.get_attribute("[data-testid=play]", "data-seed") == "OVER"
     assert table_state(page)["round"] == 1
     first_hand = table_state(page)["hand"]
+    # The deal played again is a game of its own: the finished one stays, and a reload of its
+    # address shows its final screen again.
+    assert saved_entry(page, game_id)["status"] == "finished"
+    assert page.url.split("#/play/")[1] != game_id
+    page.goto(app_url + f"#/play/{game_id}")
+    page.reload()
+    page.wait_for_selector("[data-testid=game-over]", timeout=60_000)
+    assert page.locator("[data-testid=score-sheet] tbody tr[data-round]").count() == 20
     other = new_context().new_page()
     other.goto(url)
     wait_ready(other)

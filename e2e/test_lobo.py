@@ -3,13 +3,16 @@ engine's reason for a wrong one), undo, reload, and a whole Easy game played by 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from ui_helpers import js, shot, wait_ready, wait_until
+from ui_helpers import js, saved_entries, shot, wait_ready, wait_until
 
 SEED = "E2E1"  # Easy: hand 5S 5D 7D 8C against the Wolf's AD 2C 4H 8D
-AUTOSAVE = "tapete.autosave"
+# the saved record of the game on the table has this many moves
+SAVED_MOVES = (
+    "window.tapete.saves.getGame(window.tapete.app.game.id)"
+    ".then((found) => found?.entry?.record.moves.length === %d)"
+)
 
 
 def cards(page: Any, testid: str) -> list[str]:
@@ -91,7 +94,7 @@ def test_lobo_new_game_selection_undo_reload_and_hint_game(new_context: Any, app
     page.click("[data-testid=undo]")
     wait_moves(page, 0)
     assert (cards(page, "hand-card"), cards(page, "wolf-card")) == (hand, wolf)
-    assert json.loads(js(page, f"localStorage.getItem('{AUTOSAVE}')"))["moves"] == []
+    wait_until(page, SAVED_MOVES % 0)
 
     # Play by the hint; reload once on the way (the game resumes where it was).
     played = [play_by_hint(page, odds_shot="lobo-03-hint-odds")]
@@ -174,19 +177,21 @@ def test_lobo_phone_and_spanish(new_context: Any, app_url: str) -> None:
     shot(page, "lobo-06-phone-table")
     width = js(page, "document.documentElement.scrollWidth")
     assert width <= 390, f"the page scrolls sideways: {width}px"
+    # A link starts a game of its own: the games before it stay.
+    before = len(saved_entries(page))
     page.goto(app_url + "rules/lobo.es.html")
     assert "Vanguardia" in page.inner_text("h1")
     # Classic Lobo: no party, no reserve, the two scores instead.
     page.goto(app_url + "#/lobo?seed=CLASSIC1&opt=mode:CLASSIC_LOBO")
-    page.wait_for_selector("[data-testid=replace-game]").click()
     page.wait_for_selector("[data-testid=table][data-my-turn=true]", timeout=90_000)
     assert page.locator("[data-testid=party]").count() == 0
     assert page.locator("[data-testid=reserve]").count() == 0
     assert "Lobo 0" in page.inner_text("[data-testid=classic-score]")
     shot(page, "lobo-07-phone-classic")
     # A Hard deck no one could beat (seed W1): the hint loses it, and the engine says so.
+    count = "window.tapete.saves.listGames().then((listed) => listed.entries.length)"
+    wait_until(page, f"{count}.then((n) => n === {before + 1})")
     page.goto(app_url + "#/lobo?seed=W1&opt=difficulty:HARD")
-    page.wait_for_selector("[data-testid=replace-game]").click()
     page.wait_for_selector("[data-testid=table][data-my-turn=true]", timeout=90_000)
     for _ in range(30):
         if page.locator("[data-testid=game-over]").count():

@@ -5,9 +5,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ui_helpers import js, shot, step, wait_handover_or_turn, wait_ready
+from ui_helpers import (
+    js,
+    plant_game,
+    saved_entry,
+    saved_record,
+    shot,
+    step,
+    wait_handover_or_turn,
+    wait_ready,
+)
 
-AUTOSAVE = "tapete.autosave"
 HTML_NAME = "<b>Bo</b>&amp;"  # must show as these very characters, never as markup
 
 
@@ -51,7 +59,7 @@ def test_names_on_the_table_the_hand_over_and_the_save(new_context: Any, app_url
     assert page.locator("[data-testid=handover] b").count() == 0  # no markup from a name
     page.click("[data-testid=handover-ready]")
     page.wait_for_selector("[data-testid=table]")
-    record = json.loads(js(page, f"localStorage.getItem('{AUTOSAVE}')"))
+    record = saved_record(page)
     names = [seat.get("name") for seat in record["seats"]]
     assert names == ["Ana María", HTML_NAME, "Robotina with a"]
     page.reload()
@@ -91,16 +99,21 @@ def test_a_bad_name_in_a_save_sets_it_aside(new_context: Any, app_url: str) -> N
     for bad in (42, "", " padded ", "x" * 17, "line\nbreak", "\u202eevil"):
         record = json.loads(json.dumps(good))
         record["seats"][1]["name"] = bad
-        js(page, f"localStorage.setItem('{AUTOSAVE}', {json.dumps(json.dumps(record))})")
-        page.goto(app_url + "#/play")
+        game_id = plant_game(page, record)
+        page.goto(app_url + f"#/play/{game_id}")
         message = page.wait_for_selector("[data-testid=home-message]", timeout=60_000)
-        assert "kept aside" in message.inner_text(), repr(bad)
-        assert js(page, f"localStorage.getItem('{AUTOSAVE}')") is None
-    keys = js(page, "Object.keys(localStorage).filter(k => k.startsWith('tapete.broken.'))")
-    assert len(keys) == 6  # every one kept, none lost
+        assert "set aside" in message.inner_text(), repr(bad)
+        assert saved_entry(page, game_id) is None
+        page.goto(app_url + "#/new/wizard")  # leave the home screen, so the next one is new
+        page.wait_for_selector("[data-testid=new-game-form]")
+    aside = js(page, "window.tapete.saves.listAside()")
+    assert len(aside) == 6  # every one kept, none lost
+    assert [a["value"]["record"]["seats"][1]["name"] for a in aside] == [
+        42, "", " padded ", "x" * 17, "line\nbreak", "\u202eevil"
+    ]
     # A good one plays on with its names.
-    js(page, f"localStorage.setItem('{AUTOSAVE}', {json.dumps(json.dumps(good))})")
-    page.goto(app_url + "#/play")
+    game_id = plant_game(page, good)
+    page.goto(app_url + f"#/play/{game_id}")
     page.wait_for_selector("[data-testid=table]")
     names = page.eval_on_selector_all(".seat-name-text", "els => els.map(e => e.textContent)")
     assert sorted(names) == sorted(["Zoë", "R2", "Bot 3"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ui_helpers import SHOTS, shot, wait_ready, wait_until
+from ui_helpers import SHOTS, shot, wait_ready, wait_saved_moves, wait_until
 
 # Two players, seat 0 (us) starts with B1 B4 B8 B11 K2 K3 K5 K8 K9 R4 R5 R6 R8 Y11:
 # R4 R5 R6 (15) and K8 R8 B8 (24) make an initial meld of 39.
@@ -406,7 +406,7 @@ def test_auto_arrange_and_timer(new_context: Any, app_url: str) -> None:
     assert states(page) == ["valid", "valid"]
     # then the timer runs out: the table is restored and a penalty tile drawn
     wait_until(page, "Number(document.querySelector('[data-testid=play]')?.dataset.moves) >= 1", 30)
-    record = json.loads(page.evaluate("localStorage.getItem('tapete.autosave')"))
+    record = wait_saved_moves(page, 1)
     assert record["moves"][0] == {"seat": 0, "move": "timeout"}
 
 
@@ -465,7 +465,7 @@ def test_one_tile_and_two_jokers_as_a_group(new_context: Any, app_url: str) -> N
     )
     page.click("[data-testid=done]")
     wait_until(page, "Number(document.querySelector('[data-testid=play]')?.dataset.moves) >= 1")
-    record = json.loads(page.evaluate("localStorage.getItem('tapete.autosave')"))
+    record = wait_saved_moves(page, 1)
     assert record["moves"][0]["move"]["play"]["table"] == [{"group": ["R8", "*", "*"]}]
     # next turn: the group stands as it is (sent back as a group, not read as a new run)
     my_turn(page)
@@ -667,7 +667,7 @@ def test_a_rearranging_turn(new_context: Any, app_url: str) -> None:
         f"Number(document.querySelector('[data-testid=play]')?.dataset.moves) > {before}",
         60,
     )
-    record = json.loads(page.evaluate("localStorage.getItem('tapete.autosave')"))
+    record = wait_saved_moves(page, before + 1)
     play = record["moves"][before]
     assert play["seat"] == 0 and sorted(play["move"]["play"]["from_hand"]) == ["B3", "Y3"]
     tables = [sorted(m) if isinstance(m, list) else m for m in play["move"]["play"]["table"]]

@@ -21,6 +21,7 @@ from ui_helpers import (
     open_link,
     step,
     wait_ready,
+    wait_saved_moves,
     wait_until,
 )
 
@@ -107,8 +108,7 @@ def test_second_visit_starts_from_the_snapshot_and_deals_the_same(
     open_link(page, app_url, LINK)
     for _ in range(6):
         step(page)
-    record = json.loads(page.evaluate("() => localStorage.getItem('tapete.autosave')"))
-    assert len(record["moves"]) >= 4
+    wait_saved_moves(page, 4)
 
 
 def test_a_damaged_snapshot_is_discarded_and_made_again(new_context: Any, app_url: str) -> None:

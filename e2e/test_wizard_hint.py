@@ -9,7 +9,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ui_helpers import js, open_link, shot, step, table_state, wait_my_turn, wait_until
+from ui_helpers import (
+    js,
+    open_link,
+    shot,
+    step,
+    table_state,
+    wait_my_turn,
+    wait_saved_moves,
+    wait_until,
+)
 
 # Seat 0 is the human; in this deal seats 0 and 2 tie on an 11 and redraw, and seat 0 deals.
 LINK = "#/wizard?seed=H31&players=3&bots=1:heuristic,2:heuristic"
@@ -41,8 +50,8 @@ def moves_made(page: Any) -> int:
 
 
 def move_at(page: Any, index: int) -> dict[str, Any]:
-    """The ``index``-th move of the autosaved record (bots may have moved since)."""
-    record = json.loads(js(page, "localStorage.getItem('tapete.autosave')"))
+    """The ``index``-th move of the saved record (bots may have moved since)."""
+    record = wait_saved_moves(page, index + 1)
     move: dict[str, Any] = record["moves"][index]
     return move
 

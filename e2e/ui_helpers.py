@@ -65,6 +65,61 @@ def wait_until(page: Any, expression: str, timeout: float = 30.0) -> Any:
         page.wait_for_timeout(100)
 
 
+# -- saved games (IndexedDB, web/saves/saves.js as window.tapete.saves) --------------------------
+
+
+def saved_entry(page: Any, entry_id: str | None = None) -> Any:
+    """A saved entry as IndexedDB holds it (default: the game on the table), or None."""
+    return page.evaluate(
+        """async (id) => {
+          const saves = window.tapete.saves;
+          id = id || window.tapete.app.game?.id;
+          if (!id) return null;
+          const found = await saves.getGame(id);
+          return found && found.entry ? found.entry : null;
+        }""",
+        entry_id,
+    )
+
+
+def saved_record(page: Any) -> Any:
+    """The saved record of the game on the table (what a reload would continue)."""
+    entry = saved_entry(page)
+    return entry["record"] if entry else None
+
+
+def saved_entries(page: Any) -> Any:
+    """Every saved entry, newest first."""
+    return page.evaluate("async () => (await window.tapete.saves.listGames()).entries")
+
+
+def plant_game(page: Any, record: Any, status: str = "playing", **fields: Any) -> str:
+    """Store a game record as a saved entry (as if played here); returns its id."""
+    return str(
+        page.evaluate(
+            """async ([record, status, fields]) => {
+              const saves = window.tapete.saves;
+              const entry = {...saves.makeEntry(record, {status}), ...fields};
+              await saves.putGame(entry, {touch: false});
+              return entry.id;
+            }""",
+            [record, status, fields],
+        )
+    )
+
+
+def wait_saved_moves(page: Any, count: int) -> Any:
+    """Wait until the saved record of the game on the table has ``count`` moves."""
+    deadline = time.monotonic() + 30
+    while True:
+        record = saved_record(page)
+        if record and len(record["moves"]) >= count:
+            return record
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the save never reached {count} moves")
+        page.wait_for_timeout(100)
+
+
 # -- playing through the UI --------------------------------------------------------------------
 
 ACTIONABLE = (

@@ -1,5 +1,6 @@
 // Tapete's controller: loads build.json and the strings, starts the engine worker, routes the
-// hash (#/, #/new/<game>, #/play, deal links #/<game>?seed=...), and owns the current game.
+// hash (#/, #/new/<game>, #/play/<id>, #/games, #/replay/<id>, deal links #/<game>?seed=...),
+// and owns the current game. Every game is kept (web/saves/): a new one never replaces another.
 
 import { EngineClient } from "./engine-client.js";
 import { h, mount } from "./dom.js";
@@ -9,11 +10,18 @@ import * as lobo from "./render/lobo.js";
 import * as rummikub from "./render/rummikub.js";
 import * as willie from "./render/willie.js";
 import * as wizard from "./render/wizard.js";
-import { finishGame, loadAutosave, loadSettings, saveGame, saveSettings, setAsideAutosave } from "./store.js";
+import { loadSettings, saveSettings } from "./store.js";
+import { keepFinished, keepNewGame, loadKept, setAsideKept, startSaves } from "./saves/keeper.js";
+import * as saves from "./saves/saves.js";
+import { redrawStorageProblem } from "./saves/notice.js";
+import { fillKeptGames, mostRecentPlaying, reasonText, refusalText } from "./ui/games.js";
 import { applyUpdateIfIdle, activateWaiting, registerServiceWorker } from "./sw-update.js";
 import { renderGameOver } from "./ui/game-over.js";
 import { renderHome } from "./ui/home.js";
 import { renderLab } from "./ui/lab.js";
+import { renderMyGames } from "./ui/my-games.js";
+import { ReplayScreen, gameOverLinks } from "./ui/replay.js";
+import "./ui/review.js"; // "Review my play": a replay extension (registers itself)
 import { LAB_GAMES } from "./ui/lab-link.js";
 import { errorText, registerExplainer } from "./ui/messages.js";
 import { renderNewGame } from "./ui/new-game.js";
@@ -130,6 +138,8 @@ async function changeLanguage(lang) {
   drawSettings();
   drawEngineStatus();
   drawUpdateBanner();
+  redrawStorageProblem();
+  if (app.replay) app.resumeReplay = { id: app.replay.entry.id, step: app.replay.step };
   if (app.session) app.session.render();
   else route();
 }
@@ -148,21 +158,19 @@ function goHome(message) {
 
 function showHome() {
   app.screen = "home";
+  const visit = app.visit;
   document.title = t("app.name");
-  const loaded = loadAutosave();
-  if (loaded && loaded.error) {
-    const key = setAsideAutosave();
-    app.messages.push(t("save.broken", { key: key || "" }));
-  }
-  const saved = loaded && loaded.record ? loaded.record : null;
+  // the saved games (ui/games.js) fill their slot as soon as IndexedDB lists them
+  const kept = h("div", { class: "kept-slot" });
   renderHome(root(), {
     games: catalogues(),
     art: (id) => RENDERERS[id]?.homeArt?.(t) || null,
-    saved,
+    kept,
     messages: app.messages,
     onLanguage: (lang) => changeLanguage(lang),
   });
   app.messages = [];
+  fillKeptGames(kept, { app, engine: app.engine, games: Object.keys(RENDERERS), active: () => stillOn(visit) });
   drawUpdateBanner();
   applyUpdateIfIdle();
 }
@@ -188,7 +196,7 @@ function showNewGame(id) {
       }
       if (!stillOn(visit)) return null;
       adoptGame(setup, snap);
-      location.hash = "#/play";
+      location.hash = `#/play/${app.game.id}`;
       return null;
     },
   });
@@ -217,7 +225,7 @@ function newGame(setup) {
   });
 }
 
-/** A new game accepted by the engine becomes the current game and the autosave. */
+/** A new game accepted by the engine becomes the current game, saved as a new entry. */
 function adoptGame(setup, snap) {
   const record = {
     game: setup.game,
@@ -231,7 +239,7 @@ function adoptGame(setup, snap) {
   stopSession();
   app.game = { record, snap, viewer: firstHuman(setup.seats), shown: null };
   app.over = false;
-  saveGame(record);
+  keepNewGame(app.game);
 }
 
 function stopSession() {
@@ -239,20 +247,30 @@ function stopSession() {
   app.session = null;
 }
 
-async function showPlay() {
+/** A saved game (`#/play/<id>`; `#/play` alone: the last one played), rebuilt by the engine. */
+async function showPlay(id) {
   app.screen = "play";
   const visit = app.visit;
-  if (!app.game) {
-    const loaded = loadAutosave();
-    if (!loaded) return goHome();
-    if (loaded.error) {
-      const key = setAsideAutosave();
-      return goHome(t("save.broken", { key: key || "" }));
-    }
-    const record = loaded.record;
+  if (!id) {
+    const recent = app.game?.id || (await mostRecentPlaying());
+    if (!stillOn(visit)) return;
+    if (!recent) return goHome();
+    history.replaceState(null, "", `#/play/${recent}`);
+    id = recent;
+  }
+  if (!app.game || app.game.id !== id) {
+    stopSession();
+    app.game = null;
+    const found = await loadKept(id).catch(() => null);
+    if (!stillOn(visit)) return;
+    if (!found) return goHome(t("saves.not_found"));
+    if (found.error) return goHome(t("saves.set_aside.one", { reason: reasonText("shape", found.error) }));
+    const { entry } = found;
+    const record = entry.record;
     if (!(record.game in RENDERERS)) {
-      const key = setAsideAutosave();
-      return goHome(t("save.broken", { key: key || "" }));
+      const reason = t("link.unknown_game", { game: record.game.slice(0, 24) });
+      await setAsideKept(id, reason);
+      return goHome(t("saves.set_aside.one", { reason }));
     }
     showLoading(app.engine.status === "ready" ? t("play.restoring") : t("play.restoring_wait"));
     const viewer = firstHuman(record.seats);
@@ -261,13 +279,14 @@ async function showPlay() {
       snap = await app.engine.call("replay", { record, view_seat: viewer }, { timeout: 90_000 });
     } catch (error) {
       if (isInputError(error)) {
-        const key = setAsideAutosave();
-        return goHome(t("save.broken", { key: key || "" }) + " " + errorText(error, record.game));
+        const reason = refusalText(error, record.game);
+        await setAsideKept(id, reason);
+        return goHome(t("saves.set_aside.one", { reason }));
       }
       return showFatal(error);
     }
     if (!stillOn(visit)) return;
-    app.game = { record, snap, viewer, shown: null };
+    app.game = { id, entry, record, snap, viewer, shown: null };
     app.over = Boolean(snap.outcome);
   }
   if (app.game.snap.outcome) return showOver(app.game);
@@ -296,7 +315,7 @@ async function showPlay() {
 function showOver(game) {
   stopSession();
   app.over = true;
-  finishGame(game.record);
+  keepFinished(game);
   const record = game.record;
   const names = new PlayScreen({}, game).names();
   const setupOf = (seed) => ({ game: record.game, seed, players: record.players, seats: record.seats, options: record.options });
@@ -312,7 +331,7 @@ function showOver(game) {
     }
     if (!stillOn(visit)) return;
     adoptGame(setup, snap);
-    showPlay();
+    location.hash = `#/play/${app.game.id}`;
   };
   renderGameOver(root(), {
     renderer: RENDERERS[record.game],
@@ -322,6 +341,7 @@ function showOver(game) {
     onNewDeal: () => restart(randomSeedFor()),
     onShare: () => shareDeal(record),
     engine: app.engine,
+    links: [...gameOverLinks(game.id), h("a", { class: "button ghost", href: "#/games", dataset: { testid: "my-games-link" } }, t("stats.my_games"))],
   });
   drawUpdateBanner();
 }
@@ -333,7 +353,7 @@ function randomSeedFor() {
   return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join("");
 }
 
-/** A deal link: check it, let the engine start it, and only then replace the saved game. */
+/** A deal link: check it, let the engine start it, and keep it as a new game (the others stay). */
 async function openDealLink(path) {
   app.screen = "link";
   const visit = app.visit;
@@ -341,41 +361,64 @@ async function openDealLink(path) {
   if ("error" in parsed) return goHome(t(parsed.error, parsed.params || {}));
   const setup = parsed.setup;
   showLoading(app.engine.status === "ready" ? t("link.dealing") : t("link.dealing_wait"));
-  const saved = loadAutosave();
-  const hadGame = Boolean(saved && saved.record);
   let snap;
   try {
-    // The engine checks the deal first: a refused link leaves the saved game alone.
+    // The engine checks the deal first: a refused link saves nothing.
     snap = await newGame(setup);
-    if (!stillOn(visit)) return;
-    if (hadGame) {
-      const replace = await showOverlay(
-        (close) =>
-          h(
-            "div",
-            { class: "panel" },
-            h("h2", null, t("link.replace.title")),
-            h("p", null, t("link.replace.body")),
-            h(
-              "div",
-              { class: "panel-actions" },
-              h("button", { type: "button", class: "ghost", dataset: { testid: "keep-game" }, onclick: () => close(false) }, t("link.replace.keep")),
-              h("button", { type: "button", class: "primary", dataset: { testid: "replace-game" }, onclick: () => close(true) }, t("link.replace.start")),
-            ),
-          ),
-        { testid: "replace-dialog" },
-      );
-      if (!stillOn(visit)) return;
-      if (!replace) return goHome();
-    }
   } catch (error) {
     if (!stillOn(visit)) return;
     if (isInputError(error)) return goHome(errorText(error, setup.game));
     return showFatal(error);
   }
+  if (!stillOn(visit)) return;
   adoptGame(setup, snap);
-  history.replaceState(null, "", "#/play");
-  showPlay();
+  history.replaceState(null, "", `#/play/${app.game.id}`);
+  showPlay(app.game.id);
+}
+
+/** "My games": history, statistics, export and import (web/ui/my-games.js). */
+function showMyGames() {
+  app.screen = "games";
+  const visit = app.visit;
+  document.title = `${t("stats.my_games")} · ${t("app.name")}`;
+  renderMyGames(root(), {
+    engine: app.engine,
+    games: Object.keys(RENDERERS),
+    active: () => stillOn(visit),
+    engineVersion: app.engine.info?.engine_version || app.build.engine_version,
+    onDeleted: (id) => { if (app.game && app.game.id === id) app.game = null; },
+    extraActions: (entry) => [h("a", { class: "button ghost small", href: `#/replay/${entry.id}`, dataset: { testid: "replay-game" } }, t("replay.open"))],
+  });
+}
+
+/** The replay of a saved game (web/ui/replay.js): `#/replay/<id>[?query]`. */
+async function showReplay(path) {
+  app.screen = "replay";
+  const visit = app.visit;
+  const mark = path.indexOf("?");
+  const id = mark < 0 ? path : path.slice(0, mark);
+  showLoading(t("replay.loading"));
+  const found = await loadKept(id).catch(() => null);
+  if (!stillOn(visit)) return;
+  if (!found) return goHome(t("saves.not_found"));
+  if (found.error) return goHome(t("saves.set_aside.one", { reason: reasonText("shape", found.error) }));
+  const renderer = RENDERERS[found.entry.record.game];
+  if (!renderer) return goHome(t("link.unknown_game", { game: found.entry.record.game.slice(0, 24) }));
+  document.title = `${t("replay.title", { game: t(`game.${found.entry.record.game}.name`) })} · ${t("app.name")}`;
+  // a redraw (the language changed) comes back to the same position
+  const params = new URLSearchParams(mark < 0 ? "" : path.slice(mark + 1));
+  if (!params.has("step") && app.resumeReplay?.id === id) params.set("step", String(app.resumeReplay.step));
+  app.resumeReplay = null;
+  app.replay = new ReplayScreen({
+    root: root(),
+    engine: app.engine,
+    entry: found.entry,
+    renderer,
+    params,
+    errorText: (error) => (isInputError(error) ? refusalText(error, found.entry.record.game) : errorText(error, found.entry.record.game)),
+    onError: (error) => { if (!isInputError(error)) showFatal(error); },
+  });
+  app.replay.start();
 }
 
 /** The playtest lab of a game (its catalogue straight from build.json: it needs no renderer). */
@@ -420,11 +463,15 @@ function showFatal(error) {
 function route() {
   app.visit += 1;
   const hash = location.hash.replace(/^#\/?/, "");
-  if (hash !== "play") stopSession();
+  if (hash !== "play" && !hash.startsWith("play/")) stopSession();
+  app.replay?.close();
+  app.replay = null;
   closeOverlay();
   if (hash === "" ) return showHome();
-  if (hash === "play") return showPlay();
+  if (hash === "play" || hash.startsWith("play/")) return showPlay(hash.slice(5));
   if (hash.startsWith("new/")) return showNewGame(hash.slice(4));
+  if (hash === "games") return showMyGames();
+  if (hash.startsWith("replay/")) return showReplay(hash.slice(7));
   if (hash === "lab" || hash.startsWith("lab/")) return showLab(hash.slice(4) || "willie");
   return openDealLink(hash);
 }
@@ -434,6 +481,7 @@ async function main() {
   // Python boots in the worker while the page loads its strings and build.json.
   app.engine = new EngineClient();
   app.engine.start();
+  window.tapete = { app, dealUrl, saves }; // for debugging in the console (and the e2e tests)
   await setLanguage(preferredLanguage());
   try {
     const response = await fetch("build.json", { cache: "no-cache" });
@@ -468,6 +516,7 @@ async function main() {
   wireHeader();
   drawSettings();
   applyTranslations(document);
+  await startSaves(); // the single-slot saves of earlier versions move in first
   window.addEventListener("hashchange", route);
   route();
   registerServiceWorker({
@@ -477,7 +526,6 @@ async function main() {
       drawUpdateBanner();
     },
   });
-  window.tapete = { app, dealUrl }; // for debugging in the console
 }
 
 main();

@@ -1,9 +1,7 @@
-// Saves and settings in localStorage. A game record (docs/CONTRACTS.md) is autosaved after every
-// move; a record that cannot be read is moved aside to "tapete.broken.<timestamp>", never deleted.
+// Settings in localStorage, and the shape of a game record (docs/CONTRACTS.md) and of a player's
+// name. The games themselves are kept in IndexedDB by web/saves/ (which also moves the
+// single-slot saves of earlier versions, "tapete.autosave" and "tapete.last", into it).
 
-const AUTOSAVE = "tapete.autosave";
-const LAST = "tapete.last";
-const BROKEN_PREFIX = "tapete.broken.";
 const SETTINGS = "tapete.settings";
 
 /** @typedef {{kind: "human" | "bot", level?: string, name?: string}} Seat */
@@ -37,28 +35,6 @@ function write(key, value) {
   }
 }
 
-/** The raw autosave text, or null. */
-export function autosaveText() {
-  return read(AUTOSAVE);
-}
-
-/**
- * The autosaved record, checked for shape, or an error naming what is wrong.
- * @returns {{record: GameRecord} | {error: string} | null}
- */
-export function loadAutosave() {
-  const text = read(AUTOSAVE);
-  if (text === null) return null;
-  let record;
-  try {
-    record = JSON.parse(text);
-  } catch (error) {
-    return { error: `not JSON: ${error.message}` };
-  }
-  const problem = recordProblem(record);
-  return problem ? { error: problem } : { record };
-}
-
 /** Why a value is not a game record, or "" when it has the right shape. */
 export function recordProblem(record) {
   if (!record || typeof record !== "object" || Array.isArray(record)) return "not an object";
@@ -82,38 +58,6 @@ export function recordProblem(record) {
     if (!entry || !Number.isInteger(entry.seat) || !readable) return "bad move";
   }
   return "";
-}
-
-export function saveGame(record) {
-  return write(AUTOSAVE, JSON.stringify(record));
-}
-
-/** A finished game leaves the autosave (so "continue" is offered only for a running game). */
-export function finishGame(record) {
-  write(LAST, JSON.stringify(record));
-  try { localStorage.removeItem(AUTOSAVE); } catch { /* ignore */ }
-}
-
-/** Move the autosave aside under a broken key; returns that key. */
-export function setAsideAutosave() {
-  const text = read(AUTOSAVE);
-  if (text === null) return null;
-  let key = BROKEN_PREFIX + Date.now();
-  while (read(key) !== null) key += "_";
-  if (!write(key, text)) return null; // keep it where it is rather than lose it
-  try { localStorage.removeItem(AUTOSAVE); } catch { /* ignore */ }
-  return key;
-}
-
-export function brokenKeys() {
-  const keys = [];
-  try {
-    for (let i = 0; i < localStorage.length; i++) {
-      const key = localStorage.key(i);
-      if (key && key.startsWith(BROKEN_PREFIX)) keys.push(key);
-    }
-  } catch { /* ignore */ }
-  return keys.sort();
 }
 
 /** @returns {{fastBots: boolean, showHints: boolean}} */

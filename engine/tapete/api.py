@@ -18,6 +18,8 @@ Ops (every field is validated; every bad request gets a coded error, never ``int
                  ``{"play": {"table": [...], ...}}``; it changes nothing
 ``arrange``      {game, state, seat, tiles} -> {table, from_hand, complete} (``Game.arrange``)
 ``replay``       {record, view_seat?} -> snapshot (rebuilds a saved game from its moves)
+``replay_steps`` {record, view_seat?, start, count, reveal?} -> {total, start, steps, outcome}:
+                 the views of a window of a record's positions (``tapete.replay_steps``)
 ``lab``          {config: {game, players, games, seed, options, levels}, start, count, tally?,
                  resume?} -> {config, start, records, tally, summary, cells, resume}: one chunk
                  of a playtest-lab run added to the tally so far, stopped after about half a
@@ -246,6 +248,10 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
         record = _field(request, "record", dict)
         game, state = replay(record)
         return snapshot(game, state, _seat(request, game, state, "view_seat", None))
+    if op == "replay_steps":
+        from .replay_steps import steps_request  # imported on first use
+
+        return steps_request(request)
     if op == "review":
         from .review import review_request  # imported on first use
 

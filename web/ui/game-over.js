@@ -6,7 +6,7 @@ import { t } from "../i18n.js";
 
 /**
  * @param {HTMLElement} root
- * @param {{renderer: object, snap: object, names: string[], onAgain: Function, onNewDeal: Function, onShare: Function, engine?: object}} p
+ * @param {{renderer: object, snap: object, names: string[], onAgain: Function, onNewDeal: Function, onShare: Function, engine?: object, links?: HTMLElement[]}} p
  */
 export function renderGameOver(root, p) {
   const { outcome, view } = p.snap;
@@ -30,6 +30,7 @@ export function renderGameOver(root, p) {
           h("button", { type: "button", class: "primary", dataset: { testid: "again" }, onclick: () => p.onAgain() }, t("over.again")),
           h("button", { type: "button", class: "primary", dataset: { testid: "new-deal" }, onclick: () => p.onNewDeal() }, t("over.new_deal")),
           h("button", { type: "button", class: "ghost", dataset: { testid: "share" }, onclick: () => p.onShare() }, t("over.share")),
+          p.links || null,
           h("a", { class: "button ghost", href: "#/", dataset: { testid: "home-link" } }, t("common.home")),
         ),
       ),

@@ -1,5 +1,5 @@
-// The home screen: the games that have a renderer, "continue" when a game is saved, rules links,
-// and any message (a broken link, a save that could not be restored).
+// The home screen: the games that have a renderer, the games in progress (`kept`, a panel made by
+// ui/games.js), rules links, and any message (a broken link, a save that could not be restored).
 
 import { h, mount } from "../dom.js";
 import { language, t } from "../i18n.js";
@@ -7,20 +7,12 @@ import { glyph } from "../render/cards.js";
 
 /**
  * @param {HTMLElement} root
- * @param {{games: object[], saved: object | null, messages: string[], onLanguage: (lang: string) => void}} p
+ * @param {{games: object[], kept: HTMLElement | null, messages: string[], onLanguage: (lang: string) => void}} p
  */
 export function renderHome(root, p) {
   const messages = p.messages.map((text) =>
     h("div", { class: "notice", role: "alert", dataset: { testid: "home-message" } }, text),
   );
-  const cont = p.saved
-    ? h(
-        "section",
-        { class: "continue panel", dataset: { testid: "continue-panel" } },
-        h("div", null, h("h2", null, t("home.continue.title")), h("p", null, t("home.continue.body", { game: t(`game.${p.saved.game}.name`), seed: p.saved.seed, moves: p.saved.moves.length }))),
-        h("a", { class: "button primary", href: "#/play", dataset: { testid: "continue" } }, t("home.continue")),
-      )
-    : null;
   const games = h(
     "section",
     { class: "games" },
@@ -61,7 +53,7 @@ export function renderHome(root, p) {
       { class: "home", dataset: { testid: "home" } },
       h("section", { class: "hero" }, h("h1", null, t("app.name")), h("p", null, t("home.tagline"))),
       messages,
-      cont,
+      p.kept || null,
       games,
       h(
         "footer",

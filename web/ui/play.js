@@ -4,7 +4,7 @@
 
 import { h, mount, sleep } from "../dom.js";
 import { t } from "../i18n.js";
-import { saveGame } from "../store.js";
+import { keepMove } from "../saves/keeper.js";
 import { errorText } from "./messages.js";
 import { showOverlay, closeOverlay } from "./overlay.js";
 
@@ -329,7 +329,7 @@ export class PlayScreen {
     if (this.stopped) return;
     this.record.moves.pop();
     this.game.snap = snap;
-    saveGame(this.record);
+    keepMove(this.game);
     this.busy = false;
     this.render();
   }
@@ -340,7 +340,7 @@ export class PlayScreen {
     this.record.moves.push({ seat, move });
     const { move: _ignored, ...snap } = result;
     this.game.snap = snap;
-    saveGame(this.record);
+    keepMove(this.game);
     const change = this.ctx.renderer.describeTransition(prev, snap.view, move, seat);
     if (change.trick) {
       this.trickShown = change.trick;

@@ -1,0 +1,68 @@
+"""Game records played by the engine's bots in CPython, for tests that need finished games."""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+ENGINE = Path(__file__).resolve().parent.parent / "engine"
+
+
+@cache
+def _record_text(
+    game_id: str, seed: str, levels: tuple[str, ...], limit: int | None, options: str
+) -> str:
+    if str(ENGINE) not in sys.path:
+        sys.path.insert(0, str(ENGINE))
+    from tapete import get_game
+    from tapete.bots import choose_move
+
+    game = get_game(game_id)
+    players = len(levels) + 1
+    state = game.new_game(seed, json.loads(options), players)
+    moves: list[dict[str, Any]] = []
+    while (seat := game.to_move(state)) is not None and (limit is None or len(moves) < limit):
+        level = levels[seat - 1] if seat else "random"
+        move = choose_move(game, state, seat, level, (seed, len(moves)))
+        moves.append({"seat": seat, "move": game.move_to_json(move)})
+        state = game.apply(state, seat, move)
+    seats = [{"kind": "human"}] + [{"kind": "bot", "level": level} for level in levels]
+    return json.dumps(
+        {
+            "game": game_id,
+            "engine_version": "e2e",
+            "seed": seed,
+            "options": json.loads(options),
+            "players": players,
+            "seats": seats,
+            "moves": moves,
+        }
+    )
+
+
+def bot_record(
+    game_id: str,
+    seed: str,
+    levels: tuple[str, ...] = (),
+    limit: int | None = None,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A record of ``game_id`` dealt from ``seed``: seat 0 (the human) played by the random bot,
+    seat ``i`` by a bot of ``levels[i - 1]``; the whole game, or its first ``limit`` moves."""
+    text = _record_text(game_id, seed, levels, limit, json.dumps(options or {}, sort_keys=True))
+    record: dict[str, Any] = json.loads(text)
+    return record
+
+
+def final_view(record: dict[str, Any], seat: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The outcome and a seat's final view of a record, as the engine rebuilds it."""
+    if str(ENGINE) not in sys.path:
+        sys.path.insert(0, str(ENGINE))
+    from tapete.api import handle
+
+    answer = json.loads(handle(json.dumps({"op": "replay", "record": record, "view_seat": seat})))
+    assert answer["ok"], answer
+    return answer["result"]["outcome"], answer["result"]["view"]

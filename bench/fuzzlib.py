@@ -376,7 +376,7 @@ class Generator:
         sample = self.sample(rng, game_id)
         game = get_game(game_id)
         seat = sample.to_move if sample.to_move is not None else 0
-        ops = ["view", "legal_moves", "apply", "inspect", "replay", "bot_move"]
+        ops = ["view", "legal_moves", "apply", "inspect", "replay", "bot_move", "replay_steps"]
         op = rng.choice(ops)
         base: dict[str, Any] = {"op": op, "game": game_id, "state": sample.state, "seat": seat}
         if op in ("apply", "inspect") and sample.to_move is not None:
@@ -386,6 +386,17 @@ class Generator:
             base["view_seat"] = seat
         elif op == "replay":
             return {"op": "replay", "record": sample.record, "view_seat": 0}
+        elif op == "replay_steps":
+            total = len(sample.record["moves"]) + 1
+            start = rng.randrange(total)
+            return {
+                "op": op,
+                "record": sample.record,
+                "view_seat": 0,
+                "start": start,
+                "count": rng.choice([1, 8, 64]),
+                "reveal": sample.to_move is None,
+            }
         elif op == "bot_move":
             base["level"] = "random"
             base["bot_seed"] = rng.randint(0, 1000)
@@ -441,7 +452,19 @@ class Generator:
             )
         else:
             record[rng.choice(["seed", "players", "options", "game"])] = hostile_value(rng, None)
-        return {"op": "replay", "record": record, "view_seat": rng.choice([0, None, -1, 99, "0"])}
+        op = rng.choice(["replay", "replay", "replay_steps", "review"])
+        out: dict[str, Any] = {"op": op, "record": record}
+        if op == "replay_steps":
+            out.update(start=rng.choice([0, 1, -1, 10**6, "0"]), count=rng.choice([1, 64, 65, 0]))
+        if op == "review":
+            out.update(
+                seat=rng.choice([0, 1, None, -1, "0"]),
+                start=rng.choice([0, 3, -1]),
+                count=rng.choice([1, 1000, 1001]),
+                budget=rng.choice([1, 1500, 1501]),
+            )
+        out["view_seat"] = rng.choice([0, None, -1, 99, "0"])
+        return out
 
     def _options(self, rng: random.Random, game_id: str) -> dict[str, Any]:
         game = get_game(game_id)
@@ -491,8 +514,18 @@ class Generator:
         if roll < 0.7 and game_id in ("rummikub", "willie"):
             tiles = sorted({c for p in lists_of_strings(state) for c in get_at(state, p)})
             return {"op": "arrange", "game": game_id, "state": state, "seat": seat, "tiles": tiles}
-        if roll < 0.8:
+        if roll < 0.75:
             return {"op": "replay", "record": sample.record, "view_seat": 0}
+        if roll < 0.8:
+            record = dict(sample.record, seats=[{"kind": "human"}] * sample.record["players"])
+            return {
+                "op": "review",
+                "record": record,
+                "seat": rng.randrange(record["players"]),
+                "start": 0,
+                "count": 1000,
+                "budget": 1500,
+            }
         if roll < 0.9 and game_id == "lobo":
             options = rng.choice(
                 [
@@ -554,6 +587,8 @@ class Generator:
                 "lab",
                 "lab_summary",
                 "lobo_deal",
+                "replay_steps",
+                "review",
                 "nope",
                 "",
                 None,

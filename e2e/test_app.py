@@ -110,11 +110,11 @@ def test_new_game_form_refusal_then_start(new_context: Any, app_url: str) -> Non
     page = new_context().new_page()
     page.goto(app_url + "#/new/lobo")
     page.wait_for_selector("[data-testid=new-game-form]")
-    # A Classic-only knob is hidden in the Vanguard and shown for Classic Lobo.
+    # Classic-only knobs are hidden in the Vanguard and shown for Classic Lobo.
     assert not page.is_visible("[data-testid=opt-classic_target]")
+    assert not page.is_visible("[data-testid=opt-suits]")
     page.select_option("[data-testid=opt-mode]", "CLASSIC_LOBO")
     assert page.is_visible("[data-testid=opt-classic_target]")
-    page.select_option("[data-testid=opt-mode]", "VANGUARD")
     page.fill("[data-testid=opt-suits]", "7")
     page.fill("[data-testid=seed]", "FORM0")
     page.click("[data-testid=start]")

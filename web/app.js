@@ -43,6 +43,9 @@ function askEngine(op, fields = {}) {
 }
 for (const renderer of Object.values(RENDERERS)) if (renderer.connect) renderer.connect(askEngine);
 
+/** A stuck engine is replaced this many times in one visit before the page gives up. */
+const MAX_RECOVERIES = 3;
+
 /** Errors that mean "this input is wrong", not "the engine is broken". */
 const INPUT_ERRORS = ["bad_option", "unknown_game", "bad_request", "bad_state", "invalid_move", "illegal_move"];
 
@@ -297,7 +300,11 @@ async function showPlay(id) {
       settings: app.settings,
       share: (record) => shareDeal(record),
       onOver: (game) => showOver(game),
-      onFatal: (error) => (isInputError(error) ? app.session?.showError(errorText(error, app.game.record.game)) : showFatal(error)),
+      onFatal: (error) => {
+        if (error && error.code === "stuck" && app.engine.restarts <= MAX_RECOVERIES) return app.session?.recover();
+        if (isInputError(error)) return app.session?.showError(errorText(error, app.game.record.game));
+        return showFatal(error);
+      },
     },
     app.game,
   );
@@ -426,6 +433,13 @@ function showLab(path) {
   renderLab(root(), catalogue, { engine: app.engine, query: mark < 0 ? null : path.slice(mark + 1), active: () => stillOn(visit) });
 }
 
+/** A short message over whatever screen is shown (it goes by itself). */
+function showNotice(text) {
+  const notice = h("div", { class: "toast notice", role: "status", dataset: { testid: "engine-notice" } }, text);
+  document.body.append(notice);
+  setTimeout(() => notice.remove(), 8000);
+}
+
 function showFatal(error) {
   const message = (error && error.message) || String(error);
   console.error("tapete:", error);
@@ -485,6 +499,11 @@ async function main() {
   });
   app.engine.addEventListener("snapshot", (event) => {
     document.documentElement.dataset.snapshot = event.detail.ok ? "saved" : "failed";
+  });
+  app.engine.addEventListener("restart", () => {
+    setEngineStatus("booting");
+    drawEngineStatus();
+    showNotice(t("engine.restarted"));
   });
   app.engine.addEventListener("fatal", (event) => {
     setEngineStatus("fatal");

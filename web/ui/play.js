@@ -375,6 +375,16 @@ export class PlayScreen {
     );
   }
 
+  /** The engine was restarted under one of this screen's requests (it made no progress): say
+   * so and go on from the same state; the record and the last snapshot are untouched. */
+  recover() {
+    if (this.stopped) return;
+    this.message = t("engine.restarted");
+    this.busy = false;
+    this.render();
+    setTimeout(() => this.loop(), 0); // after the loop that failed has ended
+  }
+
   /** Show an engine failure that is not the player's fault. */
   showError(text) {
     this.message = text;

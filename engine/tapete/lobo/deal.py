@@ -11,9 +11,13 @@ line        the winning line the search found (the Vanguard only): round by roun
 policy      the hint's own result on the same deal, played from the start (the Vanguard only:
             a Classic game is too long to replay on request)
 
+resume      where a search that ran out of budget stopped: the next request sends it back to go
+            on from there (each request is bounded; the page's "Search longer" keeps asking)
+
 ``deal_request`` answers the ``lobo_deal`` op of :mod:`tapete.api`::
 
-    {seed, options?, budget?, policy?} -> {winnable, exact, nodes, budget, line, policy}
+    {seed, options?, budget?, policy?, resume?}
+        -> {winnable, exact, nodes, budget, line, policy, resume}
 """
 
 from __future__ import annotations
@@ -23,11 +27,13 @@ from typing import Any
 
 from ..errors import BadRequestError, describe
 from .cards import RANK_OF
-from .clairvoyant import VanguardPuzzle, clairvoyant
+from .clairvoyant import Classic, VanguardPuzzle
 from .rules import shuffled_deck
 
-DEFAULT_BUDGET = 60_000  # positions: about a second in CPython, two in the browser
-MAX_BUDGET = 3_000_000
+# positions one request searches: about a second of CPython (measured in BENCHMARKS.md), and a
+# bound on its memory too (each position adds at most one memo entry); more is asked by resuming
+DEFAULT_BUDGET = 60_000
+MAX_BUDGET = 60_000
 
 
 def deal_report(
@@ -36,9 +42,11 @@ def deal_report(
     *,
     budget: int = DEFAULT_BUDGET,
     policy: bool = True,
+    resume: Any = None,
 ) -> dict[str, Any]:
     """The clairvoyant answer for the deal of ``seed`` with ``options``, its winning line, and
-    (``policy``) how the hint policy fares on it."""
+    (``policy``) how the hint policy fares on it; ``resume`` goes on with an earlier search of
+    the same deal that ran out of budget."""
     from .game import GAME, rules_from
 
     seed = GAME.check_seed(seed)
@@ -46,13 +54,17 @@ def deal_report(
     rules = rules_from(parsed)
     out: dict[str, Any] = {"budget": budget, "line": None, "policy": None}
     if rules.classic:
-        result = clairvoyant(seed, parsed, budget=budget, best_score=False)
-        out.update(winnable=result.winnable, exact=result.exact, nodes=result.nodes)
+        result = Classic(seed, rules, budget).run(resume)
+        out.update(
+            winnable=result.winnable, exact=result.exact, nodes=result.nodes, resume=result.resume
+        )
         return out
     seq = [RANK_OF[c] for c in shuffled_deck(seed, rules, 1)]
     puzzle = VanguardPuzzle(seq, rules, budget)
-    result = puzzle.run(best_score=False)
-    out.update(winnable=result.winnable, exact=result.exact, nodes=result.nodes)
+    result = puzzle.run(best_score=False, resume=resume)
+    out.update(
+        winnable=result.winnable, exact=result.exact, nodes=result.nodes, resume=result.resume
+    )
     if result.winnable:
         out["line"] = puzzle.winning_line()
     if policy:
@@ -97,4 +109,4 @@ def deal_request(request: Mapping[str, Any]) -> dict[str, Any]:
         raise BadRequestError(
             f"'policy' must be true or false, not {describe(policy)}", field="policy"
         )
-    return deal_report(seed, options, budget=budget, policy=policy)
+    return deal_report(seed, options, budget=budget, policy=policy, resume=request.get("resume"))

@@ -37,6 +37,7 @@ from ..core import (
     state_header,
 )
 from ..errors import BadOptionError, IllegalMoveError, InvalidMoveError, describe
+from ..numbers import whole_text
 from ..rng import Rng
 from .cards import (
     DECK,
@@ -154,6 +155,15 @@ def draw_first_dealer(seed: str, players: int) -> tuple[int, tuple[tuple[Play, .
         attempt += 1
 
 
+def first_dealer_of(
+    seed: str, options: Mapping[str, Any], players: int
+) -> tuple[int, tuple[tuple[Play, ...], ...]]:
+    """The first dealer and the draws that chose them: both follow from the seed."""
+    if options["first_dealer"] == "RANDOM":
+        return Rng.derive("wizard", seed, "first_dealer").below(players), ()
+    return draw_first_dealer(seed, players)
+
+
 class Wizard(Game[WizardState, Move]):
     id = "wizard"
     min_players = 3
@@ -189,11 +199,7 @@ class Wizard(Game[WizardState, Move]):
             )
 
     def setup(self, seed: str, options: dict[str, Any], players: int) -> WizardState:
-        if options["first_dealer"] == "RANDOM":
-            first = Rng.derive("wizard", seed, "first_dealer").below(players)
-            draws: tuple[tuple[Play, ...], ...] = ()
-        else:
-            first, draws = draw_first_dealer(seed, players)
+        first, draws = first_dealer_of(seed, options, players)
         empty = WizardState(
             seed=seed,
             players=players,
@@ -503,9 +509,10 @@ class Wizard(Game[WizardState, Move]):
             )
         kind, value = parts
         if kind == "bid":
-            if not value.isdigit() or len(value) > 2:
+            bid = whole_text(value, 0, len(DECK))
+            if bid is None or value.startswith("-"):
                 raise InvalidMoveError(f"a bid is a whole number; got {describe(value)}")
-            return Move("bid", int(value))
+            return Move("bid", bid)
         if kind == "play":
             if value not in DECK_SET:
                 raise InvalidMoveError(f"not a Wizard card: {describe(value)}", card=value[:12])
@@ -728,10 +735,9 @@ class StateReader:
         tricks = self.ints(get_field(d, "tricks", list, "$"), "$.tricks", n, 0, number)
         leader = int_field(d, "leader", 0, n - 1)
         trick = self.plays(get_field(d, "trick", list, "$"), "$.trick", n)
-        played = tuple(
-            self.plays(t, f"$.played[{i}]", n)
-            for i, t in enumerate(get_field(d, "played", list, "$"))
-        )
+        tricks_played = get_field(d, "played", list, "$")
+        require(len(tricks_played) <= number, "more tricks than cards in a hand", "$.played")
+        played = tuple(self.plays(t, f"$.played[{i}]", n) for i, t in enumerate(tricks_played))
         last_trick = self.plays(get_field(d, "last_trick", list, "$"), "$.last_trick", n)
         last_winner = d.get("last_winner")
         require(
@@ -745,14 +751,16 @@ class StateReader:
             "$.last_winner",
         )
         scores = self.ints(get_field(d, "scores", list, "$"), "$.scores", n, -(10**6), 10**6)
-        history = tuple(
-            self.record(r, f"$.history[{i}]", n)
-            for i, r in enumerate(get_field(d, "history", list, "$"))
-        )
-        draws = tuple(
-            self.plays(t, f"$.first_dealer_draws[{i}]", n)
-            for i, t in enumerate(get_field(d, "first_dealer_draws", list, "$"))
-        )
+        rows = get_field(d, "history", list, "$")
+        require(len(rows) <= number, "more rows than rounds", "$.history")  # before reading them
+        history = tuple(self.record(r, f"$.history[{i}]", n) for i, r in enumerate(rows))
+        dealt_first, drawn = first_dealer_of(seed, options, n)
+        require(first == dealt_first, "the seed chose another first dealer", "$.first_dealer")
+        redraws = get_field(d, "first_dealer_draws", list, "$")
+        where = "$.first_dealer_draws"
+        require(len(redraws) == len(drawn), "not the seed's first-dealer draws", where)
+        draws = tuple(self.plays(t, f"$.first_dealer_draws[{i}]", n) for i, t in enumerate(redraws))
+        require(draws == drawn, "not the seed's first-dealer draws", where)
         state = WizardState(
             seed=seed,
             players=n,
@@ -841,7 +849,7 @@ class StateReader:
 
     def record(self, r: Any, path: str, n: int) -> RoundRecord:
         require(isinstance(r, dict), "a score-sheet row is an object", path)
-        number = get_field(r, "round", int, path)
+        number = int_field(r, "round", 1, len(DECK), path)
         trump = r.get("trump")
         require(trump is None or trump in SUITS, "trump must be a suit or null", f"{path}.trump")
         trump_card = r.get("trump_card")
@@ -852,7 +860,7 @@ class StateReader:
         )
         return RoundRecord(
             round=number,
-            dealer=get_field(r, "dealer", int, path),
+            dealer=int_field(r, "dealer", 0, n - 1, path),
             trump=trump,
             trump_card=trump_card,
             bids=self.ints(get_field(r, "bids", list, path), f"{path}.bids", n, 0, 20),

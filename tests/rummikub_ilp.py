@@ -19,7 +19,7 @@ General play only (not the initial meld, which the exhaustive oracle covers).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 
 import numpy as np
@@ -31,39 +31,41 @@ from tapete.rummikub.tiles import JOKER, SLOT_OF, code_of
 JOKER_ROW = 52
 
 
-def candidate_melds(avail: Counter[str]) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
-    """Every valid meld ``avail`` has the tiles for, once per reading of its jokers: (tiles,
-    the slots its jokers stand for). Runs of 3 to 5 only: a longer run is runs of 3 to 5 laid
-    end to end, with the same tiles and the same jokers standing for the same tiles."""
+def meld_shapes(avail: Counter[str], longest: int = 13) -> Iterator[tuple[tuple[str, ...], str]]:
+    """Every (tiles, kind) that may be a meld of ``avail``'s tiles: runs of 3 to ``longest``
+    with jokers at every possible place, groups of 3 or 4 with jokers (not yet checked against
+    the counts of ``avail`` nor by the rules)."""
     jokers = min(avail[JOKER], 2)
-    out: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
-
-    def add(tiles: tuple[str, ...], kind: str) -> None:
-        if Counter(tiles) - avail:
-            return
-        try:
-            reading = read_meld(tiles, kind)
-        except MeldError:
-            return
-        if reading.kind != kind:
-            return
-        for option in reading.joker_options() or [()]:
-            out.append((tiles, tuple(option)))
-
     for colour in range(4):
         for start in range(1, 12):
-            for length in range(3, min(5, 14 - start) + 1):
+            for length in range(3, min(longest, 14 - start) + 1):
                 slots = [code_of(colour, start + i) for i in range(length)]
                 if sum(1 for s in slots if not avail[s]) > jokers:
                     continue
                 for j in range(jokers + 1):
                     for holes in combinations(range(length), j):
-                        add(tuple(JOKER if i in holes else s for i, s in enumerate(slots)), "run")
+                        yield tuple(JOKER if i in holes else s for i, s in enumerate(slots)), "run"
     for number in range(1, 14):
         for size in (3, 4):
-            for j in range(min(jokers, size - 1) + 1):
+            for j in range(jokers + 1):
                 for colours in combinations(range(4), size - j):
-                    add(tuple(code_of(c, number) for c in colours) + (JOKER,) * j, "group")
+                    yield tuple(code_of(c, number) for c in colours) + (JOKER,) * j, "group"
+
+
+def candidate_melds(avail: Counter[str]) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+    """Every valid meld ``avail`` has the tiles for, once per reading of its jokers: (tiles,
+    the slots its jokers stand for). Runs of 3 to 5 only: a longer run is runs of 3 to 5 laid
+    end to end, with the same tiles and the same jokers standing for the same tiles."""
+    out: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
+    for tiles, kind in meld_shapes(avail, longest=5):
+        if Counter(tiles) - avail:
+            continue
+        try:
+            reading = read_meld(tiles, kind)
+        except MeldError:
+            continue
+        if reading.kind == kind:
+            out += [(tiles, tuple(option)) for option in reading.joker_options() or [()]]
     return out
 
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations
 from typing import Any
 
 import pytest
 
+from rummikub_ilp import meld_shapes
 from tapete.errors import InvalidMoveError
 from tapete.rng import Rng
 from tapete.rummikub import solve
@@ -36,7 +36,6 @@ OPTIONS = {
 
 def all_melds(avail: Counter[str]) -> list[Meld]:
     """Every valid meld (as the rules read it) that ``avail`` has the tiles for."""
-    jokers = min(avail[JOKER], 2)
     found: dict[Any, Meld] = {}
 
     def add(tiles: tuple[str, ...], kind: str) -> None:
@@ -49,21 +48,8 @@ def all_melds(avail: Counter[str]) -> list[Meld]:
         meld = Meld(reading.kind, tiles)
         found[meld.canonical()] = meld
 
-    for colour in range(4):
-        for start in range(1, 12):
-            for length in range(3, 14 - start + 1):
-                slots = [code_of(colour, start + i) for i in range(length)]
-                if sum(1 for s in slots if not avail[s]) > jokers:
-                    continue
-                for j in range(jokers + 1):
-                    for holes in combinations(range(length), j):
-                        add(tuple(JOKER if i in holes else s for i, s in enumerate(slots)), "run")
-    for number in range(1, 14):
-        for size in (3, 4):
-            for j in range(jokers + 1):
-                for colours in combinations(range(4), size - j):
-                    tiles = tuple(code_of(c, number) for c in colours) + (JOKER,) * j
-                    add(tiles, "group")
+    for tiles, kind in meld_shapes(avail):
+        add(tiles, kind)
     return list(found.values())
 
 

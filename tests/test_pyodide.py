@@ -68,6 +68,34 @@ PLAYOUTS: list[dict[str, Any]] = [
 ]
 
 
+def review_request(game: str, seed: str, players: int, level: str, moves: int) -> dict[str, Any]:
+    """A ``review`` of the first ``moves`` moves of a bot game whose seat 0 is called human."""
+    from tapete.bots import choose_move
+
+    engine = GAMES[game]
+    state = engine.new_game(seed, None, players)
+    record: list[dict[str, Any]] = []
+    while (seat := engine.to_move(state)) is not None and len(record) < moves:
+        move = choose_move(engine, state, seat, level, len(record))
+        record.append({"seat": seat, "move": engine.move_to_json(move)})
+        state = engine.apply(state, seat, move)
+    seats = [{"kind": "human"}] + [{"kind": "bot"}] * (players - 1)
+    return {
+        "op": "review",
+        "record": {"game": game, "seed": seed, "players": players, "seats": seats, "moves": record},
+        "budget": 1_500,
+    }
+
+
+# The review's seeded searches give the same verdicts in both (a chunk of each game).
+REVIEWS = [
+    review_request("wizard", "PYREVIEW", 3, "heuristic", 40),
+    review_request("rummikub", "PYREVIEW", 3, "easy", 90),
+    review_request("willie", "PYREVIEW", 3, "easy", 30),
+    review_request("lobo", "PYREVIEW", 1, "greedy", 12),
+]
+
+
 def load_build() -> ModuleType:
     """build.py by path: its module name clashes with PyPI's ``build``."""
     spec = importlib.util.spec_from_file_location("tapete_build", ROOT / "build.py")
@@ -80,7 +108,7 @@ def load_build() -> ModuleType:
 
 def all_requests() -> list[str]:
     fixed = [json.dumps(request) for request in REQUESTS] + RAW_REQUESTS
-    return fixed + [json.dumps(request) for request in EVERY_GAME]
+    return fixed + [json.dumps(request) for request in EVERY_GAME + REVIEWS]
 
 
 def cpython_playout(spec: dict[str, Any]) -> dict[str, Any]:
@@ -193,8 +221,9 @@ def test_answers_match_cpython(loaded: dict[str, Any]) -> None:
         assert got == want, request
     codes = [json.loads(answer).get("error", {}).get("code") for answer in expected]
     assert codes[:4] == [None] * 4, "the first four requests must succeed"
-    assert codes[-len(EVERY_GAME) :] == [None] * len(EVERY_GAME), "every game must deal"
-    assert codes[4 : -len(EVERY_GAME)] == [
+    tail = len(EVERY_GAME) + len(REVIEWS)
+    assert codes[-tail:] == [None] * tail, "every game must deal, every review answer"
+    assert codes[4:-tail] == [
         "bad_option",
         "bad_option",
         "unknown_game",

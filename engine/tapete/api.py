@@ -22,6 +22,9 @@ Ops (every field is validated; every bad request gets a coded error, never ``int
                  -> {config, start, records, tally, summary, cells}: one chunk of a
                  playtest-lab run added to the tally so far (``tapete.lab_ops``)
 ``lab_summary``  {records?, tallies?} -> {tally, summary, cells}: the numbers of them together
+``review``       {record, seat?, start?, state?, count?, budget?, summary?} -> {game, seat,
+                 total, start, next, done, items, summary, grading, work, state}: the verdicts
+                 on one chunk of a seat's decisions, judged from its view (``tapete.review``)
 ``lobo_deal``    {seed, options?, budget?, policy?} -> {winnable, exact, nodes, budget, line,
                  policy}: could a player who saw every card win this Lobo deal (within
                  ``budget`` positions), a winning line, the hint's result on it
@@ -217,6 +220,10 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
         record = _field(request, "record", dict)
         game, state = replay(record)
         return snapshot(game, state, _seat(request, game, state, "view_seat", None))
+    if op == "review":
+        from .review import review_request  # imported on first use
+
+        return review_request(request, progress)
     if op == "lobo_deal":
         from .lobo.deal import deal_request  # imported on first use
 

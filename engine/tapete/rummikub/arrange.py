@@ -326,7 +326,7 @@ def simple_play(
     return best
 
 
-RACK_MELDS_BUDGET = 3_000  # states
+RACK_MELDS_BUDGET = 20_000  # states
 
 
 def _rack_melds(tiles: list[str], problem: Problem) -> list[Built]:
@@ -341,19 +341,12 @@ def _rack_melds(tiles: list[str], problem: Problem) -> list[Built]:
         rack_jokers=tiles.count(JOKER),
         pins=[],
     )
-    # the fast mode first (free jokers left to the builder: fewer states), the exact mode when
-    # the builder finds no room for them; within a budget, as this is only a first floor (a big
-    # rack that runs over melds nothing here, and the solver's tries find its melds)
+    # within a budget, as this is only a first floor: a big rack that runs over melds nothing
+    # here, and the solver's tries find its melds
     try:
-        path = Program(rack_only, exact=False, budget=RACK_MELDS_BUDGET).run()
+        path = Program(rack_only, exact=True, budget=RACK_MELDS_BUDGET).run()
     except OverBudget:
         return []
-    if path is None:
-        return []
-    melds = Builder(rack_only, path, False, []).build()
-    if place_free_jokers(rack_only.rack_jokers - path.jokers_used, melds, []):
-        return melds
-    path = Program(rack_only, exact=True).run()
     return [] if path is None else Builder(rack_only, path, True, []).build()
 
 

@@ -21,7 +21,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from .melds import Meld, Reading
-from .program import ONE, PENDING, THREE, TWO, Path, Pin, Problem, Program, groups_fit
+from .program import (
+    ONE,
+    PENDING,
+    THREE,
+    TWO,
+    OverBudget,
+    Path,
+    Pin,
+    Problem,
+    Program,
+    groups_fit,
+)
 from .tiles import JOKER, SLOT_OF, code_of, colour_of, number_of, sorted_tiles
 
 # -- building melds from the path -------------------------------------------------------------
@@ -315,6 +326,9 @@ def simple_play(
     return best
 
 
+RACK_MELDS_BUDGET = 20_000  # states
+
+
 def _rack_melds(tiles: list[str], problem: Problem) -> list[Built]:
     rack_only = Problem(
         table=[0] * 52,
@@ -327,10 +341,13 @@ def _rack_melds(tiles: list[str], problem: Problem) -> list[Built]:
         rack_jokers=tiles.count(JOKER),
         pins=[],
     )
-    path = Program(rack_only, exact=True).run()
-    if path is None:
+    # within a budget, as this is only a first floor: a big rack that runs over melds nothing
+    # here, and the solver's tries find its melds
+    try:
+        path = Program(rack_only, exact=True, budget=RACK_MELDS_BUDGET).run()
+    except OverBudget:
         return []
-    return Builder(rack_only, path, True, []).build()
+    return [] if path is None else Builder(rack_only, path, True, []).build()
 
 
 def _extend(table: list[Built], tiles: list[str]) -> list[str]:

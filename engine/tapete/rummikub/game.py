@@ -53,7 +53,7 @@ racks win and share the differences equally; shares are exact fractions, written
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -304,9 +304,8 @@ class Rummikub(Game[RummikubState, Move]):
     past_view_keys = ("first_draws",)
 
     def __init__(self) -> None:
-        from .bots import BOTS
-
-        self.bots = dict(BOTS)
+        # level -> bot; the package fills GAME's (``__init__``): the rules import no bot
+        self.bots: dict[str, Callable[[Any, Any, int, Rng], Move]] = {}
 
     # -- setup -------------------------------------------------------------------------------
 

@@ -16,12 +16,17 @@ are cached (a Solution is immutable).
 
 Glossary:
 
-quick play   a play that rearranges nothing (``arrange.simple_play``); it gives a first floor
-floor        the least objective a try of the program must reach (``program.Program``)
-tries        whole rack first (often possible, and then fast); then just better than the quick
-             play within a budget of states (small when the whole-rack try was cheap, a few
-             times its cost when it was dear); if that runs over, from the top down with
-             doubling steps (iterative deepening of the bound)
+quick play   a play that rearranges nothing (``arrange.simple_play``); it gives the last floor
+floor        the least score a try of the program must reach (``program.Program``), in score
+             units: the objective times ``SCALE`` less the tie-break penalty
+loss         how far a floor is below the best imaginable score (the whole rack, the table kept
+             as it was)
+tries        floors from the top down, the loss allowed doubling a step (0, 1, 3, 7, ...), then
+             just better than the quick play: the first try that finds a play has found the
+             best one (iterative deepening of the bound). Late in a game the best play mostly
+             places the whole rack and breaks a few of the table's links, so the loss of the
+             answer is small, and a try whose floor allows little loss explores a small part of
+             the states that a floor allowing any penalty (the old whole-rack try) explores
 scenario     RACK_ONLY: one decision of every pinned table joker (``pins``); a try runs the
              program once per scenario, each with the best so far as its floor
 
@@ -198,49 +203,35 @@ def solve_initial(hand: list[str], objective: str, opts: Mapping[str, Any]) -> S
 def solve_general(
     old: list[tuple[Meld, Reading]], hand: list[str], objective: str, opts: Mapping[str, Any]
 ) -> Solution:
-    """Branch and bound: a quick play without rearranging gives a floor; if it places the whole
-    rack it is the answer, else the program runs with that floor (after a try for the whole
-    rack)."""
+    """Branch and bound: a quick play without rearranging gives the lowest floor; if it places
+    the whole rack it is the answer, else the program runs with descending floors, from the
+    whole rack with the table kept as it was down to just better than the quick play."""
     problem = general_problem(old, hand, objective, opts)
     simple, simple_value = simple_play(old, hand, problem)
     best_value = sum(w * c for w, c in zip(problem.weight, problem.rack, strict=True))
     best_value += problem.rack_jokers * problem.joker_weight
     if simple_value == best_value:
         return _solution(old, simple, opts)
-    whole = Try(problem, old, best_value)
-    if whole.melds is not None:
-        return _solution(old, whole.melds, opts)
-    # then just better than the quick play, within a budget: a small one when the whole-rack
-    # try was cheap (the floor prunes hard, so a low floor may cost far more); a few times its
-    # cost when it was dear (the floor hardly prunes: a low floor costs only a little more)
-    budget = QUICK_BUDGET if whole.explored < WEAK_BOUND else WEAK_BOUND_FACTOR * whole.explored
-    quick = Try(problem, old, simple_value + 1, budget)
-    if not quick.over_budget:
-        return _solution(old, quick.melds if quick.melds is not None else simple, opts)
-    # come down from the top, where a high floor prunes hard
-    for target in targets(best_value - 1, simple_value + 1):
-        found = Try(problem, old, target)
+    for floor in floors(best_value * SCALE, (simple_value + 1) * SCALE - (SCALE - 1)):
+        found = Try(problem, old, floor)
         if found.melds is not None:
             return _solution(old, found.melds, opts)
     return _solution(old, simple, opts)
 
 
-QUICK_BUDGET = 5_000  # states
-WEAK_BOUND = 8_000  # states of a failed whole-rack try that show the bound prunes little
-WEAK_BOUND_FACTOR = 6
+FLOOR_GROWTH = 2  # the loss a try allows grows this much a step
 
 
-def targets(high: int, low: int) -> list[int]:
-    """The floors to try, from the whole rack down to just better than the quick play: the
-    steps double, so the failed tries cost about as much as the last one (iterative deepening
-    of the bound; a high floor prunes hard, so a try above the optimum fails fast)."""
+def floors(top: int, low: int) -> list[int]:
+    """The floors to try, in score units, from ``top`` (the whole rack, nothing of the table
+    changed) down to ``low``: the loss allowed grows ``FLOOR_GROWTH``-fold a step. A try costs
+    more the more loss it allows (its floor prunes less), so the failed tries cost about as
+    much as the last one, which allows at most twice the answer's loss."""
     out = []
-    step = 1
-    value = high
-    while value > low:
-        out.append(value)
-        value = high - step
-        step = 2 * step + 1
+    loss = 0
+    while top - loss > low:
+        out.append(top - loss)
+        loss = FLOOR_GROWTH * loss + FLOOR_GROWTH - 1
     out.append(low)
     return out
 
@@ -254,14 +245,14 @@ class Try:
         self,
         problem: Problem,
         old: list[tuple[Meld, Reading]],
-        target: int,
+        floor: int,
         budget: int | None = None,
     ) -> None:
         self.explored = 0
         self.over_budget = False
         self.melds: list[Built] | None = None
         try:
-            self.melds = self.run(problem, old, target * SCALE - (SCALE - 1), budget)
+            self.melds = self.run(problem, old, floor, budget)
         except OverBudget:
             self.over_budget = True
 

@@ -19,9 +19,9 @@ Method. ``solve`` first finds the most points the hand can shed with every old m
 k = 0, 1, 2, ..., until a phase with those kept melds reaches the same points (keeping melds
 only removes choices, so the first k found is the minimum).
 
-``best_phase`` runs the dynamic programme of :mod:`tapete.willie.programme` over the 45
+``best_phase`` runs the dynamic program of :mod:`tapete.willie.program` over the 45
 identities. Hand naturals are optional, table naturals required, and old wilds whose card stays
-off the table need forced slots; the programme gives, per count of free slots, the most hand
+off the table need forced slots; the program gives, per count of free slots, the most hand
 naturals played. The hand figures to play and the Willies to build are chosen afterwards so that
 every figure on the table is used (free figures = free slots + 3 x Willies). An old wild whose
 real card is in the hand is handled by trying both: play that card (and free the wild) or keep
@@ -57,7 +57,7 @@ from .cards import (
 )
 from .melds import meld_problem, normalize_meld, options_of, parse_token
 from .moves import Move, Table
-from .programme import ABSENT, OPTIONAL, REQUIRED, Floor, Programme, Slot, replay, run_programme
+from .program import ABSENT, OPTIONAL, REQUIRED, Floor, Program, Slot, replay, run_program
 
 FigureOption = tuple[int, int, Counter[str], int]  # (points, cards, played per figure, Willies)
 Pick = tuple[int, int, Counter[str], int]  # (points, free slots, hand figures played, Willies)
@@ -175,7 +175,7 @@ def best_phase(
 
 @dataclass
 class Setup:
-    """One choice of the wilds to free, ready for the programme."""
+    """One choice of the wilds to free, ready for the program."""
 
     status: list[int]
     forced: list[int]
@@ -198,8 +198,8 @@ class Setup:
         figures = sum(self.rules.pts(f) * self.hand_figs[f] for f in FIGURES)
         return nat * self.rules.pts("R2") + figures
 
-    def run(self, floor: int | None, width: int | None) -> tuple[Programme, Pick | None]:
-        programme = run_programme(
+    def run(self, floor: int | None, width: int | None) -> tuple[Program, Pick | None]:
+        program = run_program(
             self.status,
             self.forced,
             self.max_free,
@@ -207,8 +207,8 @@ class Setup:
             self.floor(floor or 0),
             beam=width,
         )
-        return programme, choose_figures(
-            programme, self.options, len(self.freeing), self.rules.pts("R2")
+        return program, choose_figures(
+            program, self.options, len(self.freeing), self.rules.pts("R2")
         )
 
 
@@ -243,19 +243,19 @@ def prepare(
     )
 
 
-def search(setup: Setup, floor: int | None, cap: int | None) -> tuple[Programme, Pick | None, bool]:
+def search(setup: Setup, floor: int | None, cap: int | None) -> tuple[Program, Pick | None, bool]:
     """A quick beam first; unless it provably found the best, an exact pass (a wide beam past
     ``STATE_BUDGET`` states a step) looks for something better. Returns whether the result is
     proven best."""
-    programme, pick = setup.run(floor, QUICK_BEAM)
+    program, pick = setup.run(floor, QUICK_BEAM)
     upper = setup.everything() if cap is None else min(cap, setup.everything())
-    if programme.exact or (pick is not None and pick[0] >= upper):
-        return programme, pick, True
+    if program.exact or (pick is not None and pick[0] >= upper):
+        return program, pick, True
     target = floor if pick is None else max(floor or 0, pick[0] + 1)
     wide, better = setup.run(target, STATE_BUDGET)
     if better is not None and (pick is None or better[0] > pick[0]):
         return wide, better, wide.exact
-    return programme, pick, wide.exact
+    return program, pick, wide.exact
 
 
 def phase_with(
@@ -277,11 +277,11 @@ def phase_with(
     setup = prepare(
         pool_nat, pool_figs, hand_nat, hand_figs, on_table, pinnable, freeing, rules, keep_wilds
     )
-    programme, pick, proven = search(setup, floor, cap)
+    program, pick, proven = search(setup, floor, cap)
     if pick is None or (floor is not None and pick[0] < floor):
         return None, proven
     points, u, played_figs, willies = pick
-    shape = replay(programme, programme.best[u][1])
+    shape = replay(program, program.best[u][1])
     tokens = assign_figures(shape, willies, pool_figs, on_table, played_figs, rules, keep_wilds)
     if tokens is None and keep_wilds:
         raise AssertionError("kept wilds always fit")
@@ -327,12 +327,12 @@ def figure_options(
 
 
 def choose_figures(
-    programme: Programme, options: list[list[FigureOption]], freeing: int, nat_pts: int
+    program: Program, options: list[list[FigureOption]], freeing: int, nat_pts: int
 ) -> tuple[int, int, Counter[str], int] | None:
-    """The best (points, free slots, hand figures played, Willies) the programme allows."""
+    """The best (points, free slots, hand figures played, Willies) the program allows."""
     best: tuple[int, int, Counter[str], int] | None = None
-    for u in sorted(programme.best):
-        value = programme.best[u][0]
+    for u in sorted(program.best):
+        value = program.best[u][0]
         for fig_points, cards, played, willies in options[u]:
             if value + freeing + cards == 0:
                 continue
@@ -378,7 +378,7 @@ def assign_figures(
 
     for fig in sorted(forced, key=lambda f: (f.declared or 0, f.card)):
         if not fill(fig, fig.declared or 0):
-            raise AssertionError("the programme left no slot for a forced wild")
+            raise AssertionError("the program left no slot for a forced wild")
     rank = {"plain": 0, "hand": 1, "wild": 2}
     free.sort(key=lambda f: rank[f.origin])
     out: list[tuple[str, ...]] = []

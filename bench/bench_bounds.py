@@ -20,6 +20,7 @@ import resource
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,36 @@ def dearest_hint(game_id: str, players: int, op: str, level: str = "") -> dict[s
     return {"op": op, "game": game_id, "state": game.to_json(state), "seat": seat, **extra}
 
 
+def stuffed_rummikub(op: str, melded: bool, rack: int = 0) -> dict[str, Any]:
+    """A 2-player game whose pool went to seat 0's rack (its first ``rack`` tiles if given)."""
+    game = get_game("rummikub")
+    data = game.to_json(game.new_game("STUFFED", None, 2))
+    tiles = data["racks"][0] + data["pool"]
+    cut = rack or len(tiles)
+    data.update(racks=[tiles[:cut], data["racks"][1]], pool=tiles[cut:], current=0)
+    data["melded"] = [melded, False]
+    extra = {"level": "hard"} if op == "bot_move" else {}
+    return {"op": op, "game": "rummikub", "state": data, "seat": 0, **extra}
+
+
+def slow_rummikub(op: str) -> dict[str, Any]:
+    """The tests' slowest real position (tests/test_rummikub_solver.py SLOW_TABLE, SLOW_RACK)
+    as a 2-player state: the other tiles split between the other rack and the pool."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_rummikub_solver import SLOW_RACK, SLOW_TABLE
+
+    game = get_game("rummikub")
+    data = game.to_json(game.new_game("SLOW", None, 2))
+    left = Counter(data["pool"] + data["racks"][0] + data["racks"][1])
+    left -= Counter(SLOW_RACK) + Counter(t for meld in SLOW_TABLE for t in meld)
+    rest = sorted(left.elements())
+    data.update(racks=[SLOW_RACK, rest[:14]], pool=rest[14:], current=0, melded=[True, True])
+    from tapete.rummikub.melds import Meld, read_meld
+
+    data["table"] = [Meld(read_meld(m).kind, tuple(m)).to_json() for m in SLOW_TABLE]
+    return {"op": op, "game": "rummikub", "state": data, "seat": 0}
+
+
 CASES: dict[str, Callable[[], dict[str, Any]]] = {
     "lab willie normal 3p target 1000 close 0": lambda: lab(
         3, "normal", {"target_score": 1000, "close_threshold": 0}
@@ -119,6 +150,12 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
         "willie", 3, "hint"
     ),
     "wizard bot_move hard": lambda: dearest_hint("wizard", 6, "bot_move", "hard"),
+    "rummikub legal_moves, a 92-tile rack before its first meld": lambda: stuffed_rummikub(
+        "legal_moves", False
+    ),
+    "rummikub hint, a 92-tile rack, melded, empty table": lambda: stuffed_rummikub("hint", True),
+    "rummikub hint, the slowest real position (SLOW_TABLE)": lambda: slow_rummikub("hint"),
+    "rummikub bot_move hard, a 40-tile rack": lambda: stuffed_rummikub("bot_move", True, 40),
 }
 
 

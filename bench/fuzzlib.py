@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -126,7 +127,9 @@ class Corpus:
             return cls({game_id: [Sample(**row) for row in rows]})
         corpus = cls.make((game_id,), deals)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps([vars(sample) for sample in corpus.samples[game_id]]))
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")  # two workers may make it at once
+        temporary.write_text(json.dumps([vars(sample) for sample in corpus.samples[game_id]]))
+        temporary.replace(path)
         return corpus
 
 

@@ -331,3 +331,63 @@ def test_willie_tables_and_histories_are_bounded_before_they_are_read() -> None:
         {"op": "view", "game": "willie", "state": dict(state, history=[{}] * 5000), "seat": 0}
     )
     assert data["error"]["path"] == "$.history", data
+
+
+# -- the Rummikub solver's budget -------------------------------------------------------------
+
+
+def stuffed_rummikub(melded: bool) -> dict[str, Any]:
+    """A 2-player game whose pool went whole to seat 0's rack (92 tiles); seat 0 to move."""
+    game = get_game("rummikub")
+    data = game.to_json(game.new_game("STUFFED", None, 2))
+    data["racks"][0] += data["pool"]
+    data["pool"] = []
+    data["current"] = 0
+    data["melded"] = [melded, False]
+    return data
+
+
+def test_a_stuffed_rack_is_solved_within_the_budget() -> None:
+    from tapete.rummikub import solver
+
+    rack = stuffed_rummikub(False)["racks"][0]
+    first = solver.solve([], rack, initial=True)
+    assert not first.exact and first.explored <= 2 * solver.INITIAL_BUDGET
+    assert first.placed  # the quick play's melds still reach the threshold
+    general = solver.solve([], rack, budget=10_000)
+    assert not general.exact and general.placed and general.explored <= 20_000
+    assert solver.solve([], rack[:20], initial=True).exact
+
+
+@pytest.mark.parametrize("melded", [False, True])
+def test_ops_on_a_stuffed_rack_answer_and_their_moves_are_legal(melded: bool) -> None:
+    state = stuffed_rummikub(melded)
+    base = {"game": "rummikub", "state": state, "seat": 0}
+    moves = answer({"op": "legal_moves", **base})["result"]
+    assert moves
+    hint = answer({"op": "hint", **base})["result"]
+    assert code({"op": "apply", **base, "move": hint["move"]}) == "ok"
+
+
+def test_the_hard_bot_stops_sampling_past_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tapete.bots import choose_move
+    from tapete.rummikub import bots
+
+    game = get_game("rummikub")
+    data = stuffed_rummikub(True)
+    data["pool"], data["racks"][0] = data["racks"][0][40:], data["racks"][0][:40]
+    state = game.from_json(data)
+    deals: list[int] = []
+    real = type(game).sample_world
+
+    def counted(self: Any, *args: Any) -> Any:
+        deals.append(1)
+        return real(self, *args)
+
+    monkeypatch.setattr(type(game), "sample_world", counted)
+    move = choose_move(game, state, 0, "hard", "S")
+    assert game.check(state, 0, move) is None and len(deals) == bots.SAMPLES
+    deals.clear()
+    monkeypatch.setattr(bots, "LOOKAHEAD_BUDGET", 1)
+    choose_move(game, state, 0, "hard", "S")
+    assert len(deals) <= 1

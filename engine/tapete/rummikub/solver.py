@@ -62,6 +62,11 @@ from .program import SCALE, OverBudget, Problem, Program
 from .tiles import JOKER, number_of, parse_code, sorted_tiles
 
 OBJECTIVES = ("value", "tiles")
+# program states per solve (issue 14): the slowest real position known (the tests' SLOW_TABLE)
+# takes 1.9 million; an initial meld's state costs about three times a general one's, and a
+# real rack before its first meld seldom takes 10,000
+BUDGET = 2_000_000
+INITIAL_BUDGET = 200_000
 
 DEFAULTS: dict[str, Any] = {
     "initial_meld_threshold": 30,
@@ -90,6 +95,8 @@ class Solution:
     value: int
     tiles: int
     changed: tuple[int, ...] = ()
+    exact: bool = True  # False: the search ran over its budget; this is the quick play
+    explored: int = 0  # the program's states it took (the same from the cache)
 
     @property
     def table(self) -> tuple[Meld, ...]:
@@ -106,12 +113,15 @@ def solve(
     objective: str = "value",
     initial: bool = False,
     options: Mapping[str, Any] | None = None,
+    budget: int | None = BUDGET,
 ) -> Solution:
     """The best play of ``rack`` onto ``table`` (see the module docstring).
 
     ``table`` is a list of melds (lists of codes, ``{"group": [...]}`` or :class:`Meld`),
     ``rack`` a list of codes, ``options`` the game's options (defaults when None). Bad input
-    raises ``invalid_move``.
+    raises ``invalid_move``. ``budget`` bounds the program's states (None: no bound); past it
+    the answer is the quick play (``exact`` False), so that no rack, however stuffed, holds a
+    request for long.
     """
     if objective not in OBJECTIVES:
         raise InvalidMoveError(f"objective must be 'value' or 'tiles'; got {describe(objective)}")
@@ -127,6 +137,7 @@ def solve(
         objective,
         initial,
         tuple(sorted(opts.items())),
+        budget,
     )
     found = _SOLVED.get(key)
     if found is None:
@@ -136,9 +147,10 @@ def solve(
         gc.disable()
         try:
             if initial:
-                found = solve_initial(sorted(hand), objective, opts)
+                bound = None if budget is None else min(budget, INITIAL_BUDGET)
+                found = solve_initial(sorted(hand), objective, opts, bound)
             else:
-                found = solve_general(old, sorted(hand), objective, opts)
+                found = solve_general(old, sorted(hand), objective, opts, budget)
         finally:
             if collecting:
                 gc.enable()
@@ -177,8 +189,13 @@ def check_counts(tiles: list[str]) -> None:
             raise InvalidMoveError(f"there are only two {tile} tiles; got {count}", tile=tile)
 
 
-def solve_initial(hand: list[str], objective: str, opts: Mapping[str, Any]) -> Solution:
-    """The best initial meld: new melds from the rack alone, worth at least the threshold."""
+def solve_initial(
+    hand: list[str], objective: str, opts: Mapping[str, Any], budget: int | None = None
+) -> Solution:
+    """The best initial meld: new melds from the rack alone, worth at least the threshold.
+    Over ``budget``: the quick play's new melds when their tiles without the jokers reach the
+    threshold (a joker adds 0 or more, so the meld is good under either joker rule), else
+    none."""
     weight, joker_weight = weights(objective, opts)
     problem = Problem(
         table=[0] * 52,
@@ -193,30 +210,47 @@ def solve_initial(hand: list[str], objective: str, opts: Mapping[str, Any]) -> S
         threshold=min(int(opts["initial_meld_threshold"]), 127),
         joker_value=opts["initial_meld_joker_value"] == "REPRESENTED",
     )
-    path = Program(problem, exact=True).run()
+    program = Program(problem, exact=True, budget=budget)
+    try:
+        path = program.run()
+    except OverBudget:
+        melds, _ = simple_play([], hand, problem)
+        plain = sum(p.number for b in melds for p in b.pieces if not p.joker)
+        if not melds or plain < problem.threshold:
+            return Solution((), (), (), 0, 0, exact=False, explored=program.explored)
+        return _solution([], melds, opts, exact=False, explored=program.explored)
     if path is None or path.score <= 0:
-        return Solution((), (), (), 0, 0)
+        return Solution((), (), (), 0, 0, explored=program.explored)
     melds = Builder(problem, path, True, []).build()
-    return _solution([], melds, opts)
+    return _solution([], melds, opts, explored=program.explored)
 
 
 def solve_general(
-    old: list[tuple[Meld, Reading]], hand: list[str], objective: str, opts: Mapping[str, Any]
+    old: list[tuple[Meld, Reading]],
+    hand: list[str],
+    objective: str,
+    opts: Mapping[str, Any],
+    budget: int | None = None,
 ) -> Solution:
     """Branch and bound: a quick play without rearranging gives the lowest floor; if it places
     the whole rack it is the answer, else the program runs with descending floors, from the
-    whole rack with the table kept as it was down to just better than the quick play."""
+    whole rack with the table kept as it was down to just better than the quick play. The
+    tries share ``budget``; past it, the quick play (not exact)."""
     problem = general_problem(old, hand, objective, opts)
     simple, simple_value = simple_play(old, hand, problem)
     best_value = sum(w * c for w, c in zip(problem.weight, problem.rack, strict=True))
     best_value += problem.rack_jokers * problem.joker_weight
     if simple_value == best_value:
         return _solution(old, simple, opts)
+    explored = 0
     for floor in floors(best_value * SCALE, (simple_value + 1) * SCALE - (SCALE - 1)):
-        found = Try(problem, old, floor)
+        found = Try(problem, old, floor, None if budget is None else budget - explored)
+        explored += found.explored
+        if found.over_budget:
+            return _solution(old, simple, opts, exact=False, explored=explored)
         if found.melds is not None:
-            return _solution(old, found.melds, opts)
-    return _solution(old, simple, opts)
+            return _solution(old, found.melds, opts, explored=explored)
+    return _solution(old, simple, opts, explored=explored)
 
 
 FLOOR_GROWTH = 2  # the loss a try allows grows this much a step
@@ -307,7 +341,12 @@ class Try:
 
 
 def _solution(
-    old: Sequence[tuple[Meld, Reading]], melds: list[Built], opts: Mapping[str, Any]
+    old: Sequence[tuple[Meld, Reading]],
+    melds: list[Built],
+    opts: Mapping[str, Any],
+    *,
+    exact: bool = True,
+    explored: int = 0,
 ) -> Solution:
     """Lay the melds out in the old table's order and describe the play."""
     ordered, changed = layout(old, melds)
@@ -318,4 +357,4 @@ def _solution(
     tiles = tuple(b.tiles() for b in ordered)
     penalty = int(opts["joker_rack_penalty"])
     value = sum(penalty if t == JOKER else number_of(t) for t in placed)
-    return Solution(placed, tiles, kinds, value, len(placed), changed)
+    return Solution(placed, tiles, kinds, value, len(placed), changed, exact, explored)

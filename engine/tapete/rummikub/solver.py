@@ -216,7 +216,7 @@ def solve_initial(
     except OverBudget:
         melds, _ = simple_play([], hand, problem)
         plain = sum(p.number for b in melds for p in b.pieces if not p.joker)
-        if not melds or plain < problem.threshold:
+        if not melds or plain < (problem.threshold or 0):
             return Solution((), (), (), 0, 0, exact=False, explored=program.explored)
         return _solution([], melds, opts, exact=False, explored=program.explored)
     if path is None or path.score <= 0:

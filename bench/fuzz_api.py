@@ -2,7 +2,7 @@
 makes them), each judged, timed and weighed.
 
     python3 bench/fuzz_api.py --requests 100000 [--games wizard,lobo] [--seed FUZZ]
-                              [--out bench/results/fuzz.jsonl] [--jobs 2]
+                              [--out bench/results/fuzz.jsonl] [--first N]
 
 Resumable: the requests run in blocks of ``--block``; each finished block is one JSON line of
 ``--out`` (its counts, the dearest request of each op, its findings), and a run started again
@@ -182,6 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", default="FUZZ")
     parser.add_argument("--deals", type=int, default=6, help="corpus playouts per game")
     parser.add_argument("--block", type=int, default=1000)
+    parser.add_argument(
+        "--first", type=int, default=0, help="the first request (to split a game over processes)"
+    )
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "fuzz.jsonl"))
     parser.add_argument("--summary", action="store_true", help="only print the summary of --out")
@@ -198,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     done = {(line["game"], line["start"]) for line in lines if line.get("seed") == args.seed}
     if not args.summary:
         for game in args.games.split(","):
-            for start in range(0, args.requests, args.block):
+            for start in range(args.first, args.requests, args.block):
                 if (game, start) in done:
                     continue
                 began = time.time()

@@ -424,8 +424,10 @@ def test_descending_floors_stop_at_the_best_play() -> None:
         100 * SCALE - loss for loss in (0, 1, 3, 7, 15, 31, 63, 127, 255, 511, 1023)
     ] + [99 * SCALE]
     assert solver.floors(5, 5) == [5]
-    stepped = best(SLOW_TABLE, SLOW_RACK)
-    assert stepped.value == 130
+    stepped = best(SLOW_TABLE, SLOW_RACK, budget=None)
+    assert stepped.value == 130 and stepped.exact
+    bounded = best(SLOW_TABLE, SLOW_RACK)  # over the budget: the quick play, said to be so
+    assert not bounded.exact and bounded.value < 130 and bounded.explored <= 2 * solver.BUDGET
     old = solver.read_input_table(SLOW_TABLE)
     problem = solver.general_problem(old, sorted(SLOW_RACK), "value", solver.DEFAULTS)
     _, quick = solver.simple_play(old, sorted(SLOW_RACK), problem)

@@ -339,6 +339,7 @@ function hintPanel(p) {
     h("p", null, t("rummikub.hint.summary", { n: hint.placed.length, value: hint.value })),
     h("div", { class: "rk-hint-table" }, melds),
     h("p", { class: "hint" }, t("rummikub.hint.legend")),
+    hint.exact === false ? h("p", { class: "hint", dataset: { testid: "hint-not-proven" } }, t("rummikub.hint.not_proven")) : null,
     h(
       "button",
       {

@@ -594,6 +594,7 @@ class Rummikub(Game[RummikubState, Move]):
             "placed": list(solution.placed),
             "value": solution.value,
             "tiles": solution.tiles,
+            "exact": solution.exact,
             "changed": changed,
             "melds": [table_entry(meld) for meld in table],
         }

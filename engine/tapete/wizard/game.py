@@ -21,11 +21,12 @@ deals the same cards in every round whatever happened before.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
+from ..bots import BotFn
 from ..core import (
     Game,
     OptionSpec,
@@ -70,6 +71,7 @@ OPTIONS = (
 )
 
 Play = tuple[int, str]  # (seat, card)
+HintFn = Callable[[Any, Any, int], dict[str, Any]]  # (game, state, seat) -> hint
 T = TypeVar("T")  # a card, as its text code or as a number
 
 
@@ -174,16 +176,13 @@ class Wizard(Game[WizardState, Move]):
     cards_total = len(DECK)
     past_view_keys = ("history", "first_dealer_draws", "last_trick")  # may be last round's
 
-    def __init__(self) -> None:
-        from .ai import easy_bot, hard_bot, normal_bot
-        from .bots import heuristic_bot
-
-        self.bots = {
-            "heuristic": heuristic_bot,
-            "easy": easy_bot,
-            "normal": normal_bot,
-            "hard": hard_bot,
-        }
+    def __init__(
+        self, bots: Mapping[str, BotFn] | None = None, hinter: HintFn | None = None
+    ) -> None:
+        """The rules; ``bots`` (level -> bot) and ``hinter`` are given by the caller: the bots
+        import this module, so it imports none of them (``levels.GAME`` is the served game)."""
+        self.bots = dict(bots or {})
+        self.hinter = hinter
 
     # -- options and setup -------------------------------------------------------------------
 
@@ -460,11 +459,12 @@ class Wizard(Game[WizardState, Move]):
         }
 
     def hint(self, state: WizardState, seat: int) -> dict[str, Any]:
-        """The normal bot's move with its expected points (and tricks, for a bid)."""
-        from .ai import hint
-
+        """The ``hinter``'s answer (``levels.GAME``: the normal bot's move with its expected
+        points, and tricks for a bid); without one, the base class's hint."""
+        if self.hinter is None:
+            return super().hint(state, seat)
         self.check_turn(state, seat)
-        return hint(self, state, seat)
+        return self.hinter(self, state, seat)
 
     def hidden_cards(self, state: WizardState, seat: int | None) -> list[str]:
         others = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
@@ -952,6 +952,3 @@ class StateReader:
             require(all(made), "every bid is made before play", "$.bids")
             if s.trump_card is not None and is_wizard(s.trump_card):
                 require(s.trump is not None, "the dealer must have chosen trump", "$.trump")
-
-
-GAME = Wizard()

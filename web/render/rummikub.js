@@ -205,7 +205,9 @@ function statusText(p, myTurn) {
 function lastText(view, names, t) {
   const last = view.last;
   if (!last) return null;
-  return h("span", { class: "rk-last", dataset: { testid: "last" } }, " · ", t(`rummikub.last.${last.action}`, { name: names[last.seat], n: last.tiles }));
+  // the seat that sees the view is spoken to ("You drew", "Has robado"), not named
+  const key = last.seat === view.seat ? `rummikub.last.you.${last.action}` : `rummikub.last.${last.action}`;
+  return h("span", { class: "rk-last", dataset: { testid: "last" } }, " · ", t(key, { name: names[last.seat], n: last.tiles }));
 }
 
 /** The initial meld's line: what it needs, or its running value against the threshold (with

@@ -176,6 +176,11 @@ def test_play_rounds_one_and_two(new_context: Any, app_url: str) -> None:
     assert page.locator("[data-testid=score-sheet] tbody tr[data-round]").count() == 2
     shot(page, "08-score-sheet")
     assert sheet.is_visible()
+    # Escape closes it and gives the focus back to the button that opened it
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=score-sheet]", state="detached")
+    assert js(page, "document.activeElement.dataset.testid") == "show-scores"
+    page.click("[data-testid=show-scores]")
     page.click("[data-testid=close-scores]")
     record = saved_record(page)
     # Round 1 is 3 bids + 3 cards, round 2 is 3 bids + 6 cards (plus any trump choices).

@@ -454,7 +454,7 @@ function showFatal(error) {
         h("pre", { class: "small" }, message.slice(0, 400)),
         h("div", { class: "panel-actions" }, h("button", { type: "button", class: "primary", onclick: () => location.reload() }, t("engine.reload"))),
       ),
-    { testid: "fatal-dialog" },
+    { testid: "fatal-dialog", escape: false },
   );
 }
 

@@ -33,7 +33,10 @@ export function showOverlay(build, opts = {}) {
       if (current && current.layer === layer) current = null;
       document.removeEventListener("keydown", onKey);
       layer.remove();
-      if (before && before.isConnected && typeof before.focus === "function") before.focus({ preventScroll: true });
+      // the page may have redrawn meanwhile: then the control of the same test id stands in
+      const testid = before && before.dataset ? before.dataset.testid : null;
+      const back = before && before.isConnected ? before : testid ? document.querySelector(`[data-testid="${CSS.escape(testid)}"]`) : null;
+      if (back && typeof back.focus === "function") back.focus({ preventScroll: true });
       resolve(value);
     };
     document.addEventListener("keydown", onKey);

@@ -284,6 +284,7 @@ def test_language_switch(new_context: Any, app_url: str) -> None:
     page.goto(app_url)
     page.wait_for_selector("[data-testid=home]")
     assert page.inner_text("[data-testid=new-wizard]") == "New game"
+    assert page.get_attribute("[data-testid=new-wizard]", "aria-label") == "New game of Wizard"
     page.click("[data-testid=lang-es]")
     page.wait_for_selector("[data-testid=lang-es][aria-pressed=true]")
     assert page.inner_text("[data-testid=new-wizard]") == "Partida nueva"

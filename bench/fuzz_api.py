@@ -58,6 +58,7 @@ def _worker(game: str, indices: list[int], seed: str, deals: int, out: Any) -> N
         grew = _maxrss_kb() - before
         out.put((index, family, op, verdict, code, cpu, grew / 1024))
         if grew > RESTART_GROWTH_KB:
+            out.put("restart")  # the parent starts a fresh worker for the rest
             return
     out.put(None)
 
@@ -84,6 +85,8 @@ def run_block(game: str, start: int, count: int, args: argparse.Namespace) -> di
                 break
             if item is None:
                 finished = True
+                break
+            if item == "restart":
                 break
             index, family, op, verdict, code, cpu, memory = item
             todo.remove(index)

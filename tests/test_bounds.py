@@ -414,3 +414,22 @@ def test_a_hint_over_the_budget_says_it_is_not_proven() -> None:
     assert code(move) == "ok"
     big = answer({"op": "hint", "game": "rummikub", "state": stuffed_rummikub(True), "seat": 0})
     assert big["result"]["exact"] is True
+
+
+def test_a_willie_solve_stops_its_change_search_at_its_budget() -> None:
+    """A 17-card hand in a long round (a lab game's, to target 1000): the change search took
+    2.1 s of CPython; past WORK_BUDGET states it stops with the points proven best, the fewest
+    changes not."""
+    from tapete.willie import program, solver
+
+    table = [
+        ["Y2", "K:G2", "B2"], ["O3", "Y3", "B3"], ["Q:Y5", "G5", "B5"], ["R3", "K:R4", "R5"],
+        ["O7", "J:G7", "B7"], ["R8", "Q:G8", "B8"], ["Y9", "G9", "B9"], ["O8", "O9", "J:O10"],
+    ]  # fmt: skip
+    hand = "R2 R4 R6 R7 O4 O5 O6 Y4 Y5 Y8 G2 G4 G7 G10 B6 J K".split()
+    solver.cached_solve.cache_clear()
+    found = solver.solve(table, hand, options={"target_score": 1000, "close_threshold": 0})
+    assert found is not None and not found.proven
+    assert program.WORK[0] <= 2 * solver.WORK_BUDGET
+    cheap = solver.solve(table, hand, options={"target_score": 1000}, exact=False)
+    assert cheap is not None and cheap.points == found.points

@@ -265,6 +265,11 @@ class Program:
     exact: bool  # False when a beam dropped states
 
 
+# the states every run has stepped through, for the solver's budget (it resets and reads it;
+# the engine is single-threaded, in CPython as in the browser's worker)
+WORK = [0]
+
+
 def run_program(
     status: Sequence[int],
     forced: Sequence[int],
@@ -284,6 +289,7 @@ def run_program(
     states: dict[int, int] = {0: 0}
     back: list[dict[int, tuple[int, Any]]] = []
     exact = True
+    WORK[0] += 1
     for r in range(9):
         avail = sum(1 << s for s in range(5) if status[s * 9 + r] != ABSENT)
         steps = plan_steps(avail, gmax)
@@ -296,6 +302,7 @@ def run_program(
             params = (status[idx], forced[idx], x1, x2, here and others >= 1, min(2, others // 2))
             need = floor.needs(optional_after[idx], max_free) if floor is not None else None
             states = step_suit(states, back, s, params, max_free, steps[s], need)
+            WORK[0] += len(states)
             if beam is not None and len(states) > beam:
                 states = keep_best(states, beam, hopes, floor.natural_points if floor else 1)
                 exact = False

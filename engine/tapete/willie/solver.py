@@ -32,8 +32,10 @@ the optimum at once; it is proven when the beam never had to drop a state or whe
 card it could. Otherwise an exact pass looks only for something strictly better (states that
 cannot beat the beam's points are dropped). A budget keeps huge positions (hands of 20+ cards
 and many figures, which only a player who never melds builds) within about a second: past
-``STATE_BUDGET`` states a step, or ``CHANGES_BUDGET`` phases in the change search, the result is
-the best found and ``Solution.proven`` is False. Everything is deterministic: no set or hash
+``STATE_BUDGET`` states a step, or ``CHANGES_BUDGET`` phases in the change search, or
+``WORK_BUDGET`` states stepped through in all (about half a second of CPython; a 17-card hand in a
+long round took 2.1 s without it), the result is the best found and ``Solution.proven`` is
+False. Everything is deterministic: no set or hash
 order decides.
 """
 
@@ -57,13 +59,24 @@ from .cards import (
 )
 from .melds import meld_problem, normalize_meld, options_of, parse_token
 from .moves import Move, Table
-from .program import ABSENT, OPTIONAL, REQUIRED, Floor, Program, Slot, replay, run_program
+from .program import (
+    ABSENT,
+    OPTIONAL,
+    REQUIRED,
+    WORK,
+    Floor,
+    Program,
+    Slot,
+    replay,
+    run_program,
+)
 
 FigureOption = tuple[int, int, Counter[str], int]  # (points, cards, played per figure, Willies)
 Pick = tuple[int, int, Counter[str], int]  # (points, free slots, hand figures played, Willies)
 QUICK_BEAM = 100
 STATE_BUDGET = 6000  # states per step of the exact pass; beyond, it is a wide beam
 CHANGES_BUDGET = 400  # phases tried while looking for fewer changes
+WORK_BUDGET = 150_000  # program states a solve steps through before it stops the change search
 
 
 # -- positions ---------------------------------------------------------------------------------
@@ -484,6 +497,7 @@ def cached_solve(
     melds: tuple[tuple[str, ...], ...], hand: tuple[str, ...], rules: Rules, exact: bool
 ) -> Solution | None:
     every = list(range(len(melds)))
+    WORK[0] = 0
     full, proven = best_phase(melds, hand, every, rules)
     if full is None:
         return None
@@ -494,7 +508,7 @@ def cached_solve(
     for k in range(best.changes):
         for broken in combinations(every, k):
             calls += 1
-            if calls > CHANGES_BUDGET:
+            if calls > CHANGES_BUDGET or WORK[0] > WORK_BUDGET:
                 return replace(best, proven=False)
             candidate, sure = best_phase(melds, hand, broken, rules, full.points, full.points)
             proven = proven and sure

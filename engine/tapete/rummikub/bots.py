@@ -44,7 +44,7 @@ from .solver import BUDGET, Solution, solve
 
 SAMPLES = 6  # deals of the unseen tiles per decision
 HORIZON = 2  # rounds of each rollout
-LOOKAHEAD_BUDGET = 300_000  # solver states per decision (about 1.5 s of CPython), rollouts too
+LOOKAHEAD_BUDGET = 250_000  # solver states per decision (about 1.2 s of CPython), rollouts too
 ROLLOUT_BUDGET = 200_000  # a rollout solve's budget (past it: the quick play)
 SPENT_BUDGET = 1_000  # a rollout solve's budget once LOOKAHEAD_BUDGET is spent
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from helpers import load_bench
 from tapete import get_game
 from tapete.api import handle
 from tapete.lab import ops as lab_ops
@@ -396,22 +397,10 @@ def test_the_hard_bot_stops_sampling_past_its_budget(monkeypatch: pytest.MonkeyP
 def test_a_hint_over_the_budget_says_it_is_not_proven() -> None:
     """The slowest real position known takes 1.9 million states: the hint answers the quick
     play within the budget and says so; a 92-tile rack on an empty table fits the budget."""
-    from collections import Counter
-
-    from tapete.rummikub.melds import Meld, read_meld
-    from test_rummikub_solver import SLOW_RACK, SLOW_TABLE
-
-    game = get_game("rummikub")
-    data = game.to_json(game.new_game("SLOW", None, 2))
-    left = Counter(data["pool"] + data["racks"][0] + data["racks"][1])
-    left -= Counter(SLOW_RACK) + Counter(t for meld in SLOW_TABLE for t in meld)
-    rest = sorted(left.elements())
-    data.update(racks=[SLOW_RACK, rest[:14]], pool=rest[14:], current=0, melded=[True, True])
-    data["table"] = [Meld(read_meld(m).kind, tuple(m)).to_json() for m in SLOW_TABLE]
-    hint = answer({"op": "hint", "game": "rummikub", "state": data, "seat": 0})["result"]
+    request = load_bench("bench_bounds").slow_rummikub("hint")
+    hint = answer(request)["result"]
     assert hint["exact"] is False and hint["placed"]
-    move = {"op": "apply", "game": "rummikub", "state": data, "seat": 0, "move": hint["move"]}
-    assert code(move) == "ok"
+    assert code({**request, "op": "apply", "move": hint["move"]}) == "ok"
     big = answer({"op": "hint", "game": "rummikub", "state": stuffed_rummikub(True), "seat": 0})
     assert big["result"]["exact"] is True
 

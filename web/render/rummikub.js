@@ -338,7 +338,8 @@ function hintPanel(p) {
   return h(
     "div",
     { class: "rk-hint panel", dataset: { testid: "hint-panel" } },
-    h("p", null, t("rummikub.hint.summary", { n: hint.placed.length, value: hint.value })),
+    // before the initial meld the number is the one the meld counter shows (a joker by the options)
+    h("p", null, t("rummikub.hint.summary", { n: hint.placed.length, value: hint.initial_value ?? hint.value })),
     h("div", { class: "rk-hint-table" }, melds),
     h("p", { class: "hint" }, t("rummikub.hint.legend")),
     hint.exact === false ? h("p", { class: "hint", dataset: { testid: "hint-not-proven" } }, t("rummikub.hint.not_proven")) : null,

@@ -584,12 +584,13 @@ class Rummikub(Game[RummikubState, Move]):
         solution = solve(state.table, state.racks[seat], initial=not melded, options=state.option)
         if not solution.placed:
             move = Move("draw") if state.pool else Move("pass")
-            return {"move": self.move_to_json(move), "placed": [], "value": 0, "melds": []}
+            none = {"move": self.move_to_json(move), "placed": [], "value": 0, "melds": []}
+            return {**none, "exact": solution.exact}
         table = solution.table if melded else state.table + solution.table
         offset = 0 if melded else len(state.table)
         changed = [i + offset for i in solution.changed]
         move = Move.play(table, solution.placed)
-        return {
+        out = {
             "move": self.move_to_json(move),
             "placed": list(solution.placed),
             "value": solution.value,
@@ -598,6 +599,15 @@ class Rummikub(Game[RummikubState, Move]):
             "changed": changed,
             "melds": [table_entry(meld) for meld in table],
         }
+        if not melded:
+            # what the initial meld counts (a joker 0 or what it stands for, by the options),
+            # the number the page's meld counter shows; ``value`` is the rack value shed
+            joker_counts = state.option["initial_meld_joker_value"] == "REPRESENTED"
+            out["initial_value"] = sum(
+                read_meld(meld.tiles, meld.kind).value(meld.tiles, joker_counts)
+                for meld in solution.table
+            )
+        return out
 
     def describe_melds(self, state: RummikubState, seat: int, table: Any) -> list[dict[str, Any]]:
         """Each meld of a proposed table: ``{valid, kind, value, jokers, changed}`` when it is a

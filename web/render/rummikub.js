@@ -349,7 +349,11 @@ function hintPanel(p) {
         type: "button",
         class: "primary",
         dataset: { testid: "use-hint" },
-        onclick: () => board && board.setWorking(hint.melds.map(asGiven), hint.placed),
+        onclick: () => {
+          if (!board) return;
+          board.setWorking(hint.melds.map(asGiven), hint.placed);
+          if (p.onHintUsed) p.onHintUsed(); // the play is on the table now: the panel closes
+        },
       },
       t("rummikub.hint.use"),
     ),

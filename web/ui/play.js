@@ -105,6 +105,10 @@ export class PlayScreen {
       refresh: () => this.render(),
       onCheck: (move) => this.check(move),
       onHint: () => this.hint(),
+      onHintUsed: () => {
+        this.hintResult = null;
+        this.render();
+      },
       onUndo: () => this.undo(),
       canUndo: this.record.moves.length > 0,
       hint: this.showsHint() && this.hintResult && this.hintResult.at === this.record.moves.length && this.hintResult.seat === this.game.viewer ? this.hintResult : null,

@@ -319,6 +319,8 @@ HOSTILE = [
         "open bidding",
     ),
     ("#/wizard?seed=%E0%A4%A&players=3", "damaged"),
+    ("#/play?x=1", "takes no parameters"),
+    ("#/new/wizard?players=9", "takes no parameters"),
 ]
 
 

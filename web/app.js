@@ -460,6 +460,8 @@ function showFatal(error) {
 
 // -- routing ----------------------------------------------------------------------------------
 
+const APP_ROUTES = ["play", "new", "games", "replay", "lab"];
+
 function route() {
   app.visit += 1;
   const hash = location.hash.replace(/^#\/?/, "");
@@ -468,6 +470,9 @@ function route() {
   app.replay = null;
   closeOverlay();
   if (hash === "" ) return showHome();
+  // the app's own pages take no query: "#/play?x=1" is a bad address, not a game called "play"
+  const page = hash.split("?")[0].split("/")[0];
+  if (hash.includes("?") && APP_ROUTES.includes(page)) return goHome(t("link.route_params", { route: page }));
   if (hash === "play" || hash.startsWith("play/")) return showPlay(hash.slice(5));
   if (hash.startsWith("new/")) return showNewGame(hash.slice(4));
   if (hash === "games") return showMyGames();

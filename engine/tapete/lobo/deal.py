@@ -34,10 +34,11 @@ from .rules import shuffled_deck
 # bound on its memory too (each position adds at most one memo entry); more is asked by resuming
 DEFAULT_BUDGET = 60_000
 MAX_BUDGET = 60_000
-# a five-suit Classic position carries a far larger frontier of scores: 60,000 of them took
-# 1.6-2.2 s of CPython where 40,000 took 0.3-0.6 s (bench/bench_bounds.py), so it searches
-# two thirds of the budget a request
-FIVE_SUIT_CLASSIC_SHARE = (2, 3)
+# Classic positions carry a frontier of scores whose cost jumps within a round: at 60,000
+# positions a request took up to 2.0 s of CPython (four suits) and 2.2 s (five), at 50,000 at
+# most 1.3 s and at 40,000 0.6 s (bench/bench_bounds.py, the fuzz campaign's dearest deals),
+# so Classic searches five sixths of the budget a request, two thirds with five suits
+CLASSIC_SHARE = {4: (5, 6), 5: (2, 3)}
 
 
 def deal_report(
@@ -58,10 +59,8 @@ def deal_report(
     rules = rules_from(parsed)
     out: dict[str, Any] = {"budget": budget, "line": None, "policy": None}
     if rules.classic:
-        if rules.suits == 5:
-            times, parts = FIVE_SUIT_CLASSIC_SHARE
-            budget = max(1, budget * times // parts)
-        result = Classic(seed, rules, budget).run(resume)
+        times, parts = CLASSIC_SHARE[rules.suits]
+        result = Classic(seed, rules, max(1, budget * times // parts)).run(resume)
         out.update(
             winnable=result.winnable, exact=result.exact, nodes=result.nodes, resume=result.resume
         )

@@ -13,7 +13,7 @@ from tapete.lobo import GAME
 from tapete.lobo import rules as R
 from tapete.lobo.cards import RANK_OF
 from tapete.lobo.clairvoyant import clairvoyant
-from tapete.lobo.deal import MAX_BUDGET, deal_report, play_policy
+from tapete.lobo.deal import MAX_BUDGET, deal_report, play_policy, share
 from tapete.lobo.odds import best_move
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -102,7 +102,7 @@ def test_the_answer_agrees_with_the_bound() -> None:
 def test_a_small_budget_says_unknown() -> None:
     report = deal_report("W1", {"difficulty": "HARD"}, budget=50, policy=False)
     assert report["winnable"] is None and not report["exact"] and report["line"] is None
-    assert report["budget"] == 50 and report["nodes"] > 50
+    assert report["budget"] == 50 and report["nodes"] > share(50, "vanguard")  # past its share
     classic = deal_report("W1", {"mode": "CLASSIC_LOBO"}, budget=50)
     assert classic["winnable"] is None and classic["policy"] is None
 

@@ -34,11 +34,12 @@ from .rules import shuffled_deck
 # bound on its memory too (each position adds at most one memo entry); more is asked by resuming
 DEFAULT_BUDGET = 60_000
 MAX_BUDGET = 60_000
-# Classic positions carry a frontier of scores whose cost jumps within a round: at 60,000
-# positions a request took up to 2.0 s of CPython (four suits) and 2.2 s (five), at 50,000 at
-# most 1.3 s and at 40,000 0.6 s (bench/bench_bounds.py, the fuzz campaign's dearest deals),
-# so Classic searches five sixths of the budget a request, two thirds with five suits
-CLASSIC_SHARE = {4: (5, 6), 5: (2, 3)}
+# The share of the budget a request searches, by kind of deal, so that no request takes more
+# than about 1.5 s of CPython (the fuzz campaign's dearest deals, bench/bench_bounds.py): at
+# 60,000 positions a Vanguard search with the policy's game took up to 2.2 s; Classic's
+# positions carry a frontier of scores whose cost jumps within a round (60,000: up to 2.0 s
+# with four suits and 2.2 s with five; 50,000: 1.3 s; 40,000: 0.6 s)
+SHARE = {"vanguard": (2, 3), "classic 4": (5, 6), "classic 5": (2, 3)}
 
 
 def deal_report(
@@ -59,14 +60,13 @@ def deal_report(
     rules = rules_from(parsed)
     out: dict[str, Any] = {"budget": budget, "line": None, "policy": None}
     if rules.classic:
-        times, parts = CLASSIC_SHARE[rules.suits]
-        result = Classic(seed, rules, max(1, budget * times // parts)).run(resume)
+        result = Classic(seed, rules, share(budget, f"classic {rules.suits}")).run(resume)
         out.update(
             winnable=result.winnable, exact=result.exact, nodes=result.nodes, resume=result.resume
         )
         return out
     seq = [RANK_OF[c] for c in shuffled_deck(seed, rules, 1)]
-    puzzle = VanguardPuzzle(seq, rules, budget)
+    puzzle = VanguardPuzzle(seq, rules, share(budget, "vanguard"))
     result = puzzle.run(best_score=False, resume=resume)
     out.update(
         winnable=result.winnable, exact=result.exact, nodes=result.nodes, resume=result.resume
@@ -76,6 +76,12 @@ def deal_report(
     if policy:
         out["policy"] = play_policy(seed, parsed)
     return out
+
+
+def share(budget: int, kind: str) -> int:
+    """The positions a request of ``budget`` searches on a deal of ``kind`` (``SHARE``)."""
+    times, parts = SHARE[kind]
+    return max(1, budget * times // parts)
 
 
 def play_policy(seed: str, options: Mapping[str, Any]) -> dict[str, Any]:

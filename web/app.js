@@ -460,7 +460,7 @@ function showFatal(error) {
 
 // -- routing ----------------------------------------------------------------------------------
 
-const APP_ROUTES = ["play", "new", "games", "replay", "lab"];
+const APP_ROUTES = ["play", "new", "games"]; // the pages that take no query (replay and lab do)
 
 function route() {
   app.visit += 1;

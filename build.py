@@ -795,6 +795,11 @@ def junit_counts(report: Path) -> tuple[int, int, int]:
     return tests - failures - errors - skipped, failures + errors, skipped
 
 
+# two pytest workers (pytest-xdist): CI has two cores, and the e2e tests wait on the browser
+# about half of their time; the whole suite then fits its 20 minutes with room to grow
+WORKERS = ["-n", "2", "--dist", "worksteal"]
+
+
 def run_pytest(folder: str, extra: Sequence[str], result: Stage, allow_empty: bool) -> bool:
     """``pytest <folder>``; fills result's counts. No tests at all fails unless allowed."""
     if not has_tests(ROOT / folder):
@@ -804,7 +809,8 @@ def run_pytest(folder: str, extra: Sequence[str], result: Stage, allow_empty: bo
         raise BuildError(f"no tests found in {folder}/")
     with tempfile.TemporaryDirectory() as temp:
         report = Path(temp) / "junit.xml"
-        command = [sys.executable, "-m", "pytest", folder, f"--junitxml={report}", *extra]
+        workers = [] if any(a.startswith(("-n", "--numprocesses")) for a in extra) else WORKERS
+        command = [sys.executable, "-m", "pytest", folder, f"--junitxml={report}", *workers, *extra]
         code = subprocess.run(command, cwd=ROOT, check=False).returncode
         if report.is_file():
             result.passed, result.failed, result.skipped = junit_counts(report)

@@ -1,7 +1,7 @@
-"""Benchmark of the Rummikub solver on positions from seeded real games.
+"""Benchmark of the Rummikub solver on positions from seeded real games and late, crowded ones.
 
     python3 bench/bench_rummikub.py                 # 40 games, the solver alone
-    python3 bench/bench_rummikub.py --games 80 --compare
+    python3 bench/bench_rummikub.py --games 24 --late 300 --compare --pyodide
     python3 bench/bench_rummikub.py --tournament 50 # duels hard/normal/easy, seats swapped
     python3 bench/bench_rummikub.py --tournament 40 --players 4 --pairs hard/normal
 
@@ -14,17 +14,24 @@ its mean points per game and the CPU seconds per game.
 
 Positions: every turn of a player who has made the initial meld, in games between the bots
 (levels rotate over the seats), kept when the table has at most 60 tiles and the rack at most
-20 (the issue's "realistic mid-game positions"). Each position is solved with the solver's
-answer cache emptied first; times are wall-clock (``perf_counter``) and CPU (``process_time``).
+20 (the issue's "realistic mid-game positions"); ``--late N`` adds N positions of
+bench/rummikub_late.py (whole-set tables of 60-80 tiles, racks of 10-40, 0-2 jokers on each
+side). Each position is solved for both objectives, the solver's answer cache emptied first;
+the tables give CPU time (``process_time``: the machine is shared).
 
 ``--compare`` also times the ``rummikub-solver`` package from PyPI (an integer program in
-cvxpy, HiGHS by default; ``pip install rummikub-solver``, the ``bench`` extra) on the same
-positions with its total-value mode, and checks that both find the same value where that
-package's model agrees with ours (no jokers in play: it never lays a joker that no set needs).
+cvxpy; the ``bench`` extra, ``pip install 'rummikub-solver[highs]'``) on both of its MILP
+backends, HiGHS and SciPy's milp, interleaved with ours: per position and objective the three
+run one after the other, the order rotating. Its TILE_COUNT mode is the like-for-like figure,
+against our tiles objective: its TOTAL_VALUE mode maximises a sum over an outer product, which
+ranks plays by their tile count, and it scores a joker 0, so it is not our value objective.
+Its model also differs: a table joker is always free (our default, RACK_ONLY, pins it), and
+its sets have no joker in a group of four nor at the end of a run of four or five. So answers
+are compared only without jokers on the table, where ours must never be lower.
 
 ``--pyodide`` also solves the same positions with the freshly built wheel in the pinned Pyodide
-runtime under Node (as bench_engine.py does), after the CPython run, and checks that every value
-is the same.
+runtime under Node (as bench_engine.py does), after the CPython run, and checks that every
+answer is the same.
 """
 
 from __future__ import annotations
@@ -33,10 +40,13 @@ import argparse
 import hashlib
 import importlib
 import json
+import platform
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +54,7 @@ import benchlib
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine"))
 
+from rummikub_late import late_positions  # noqa: E402
 from tapete.bots import choose_move  # noqa: E402
 from tapete.rummikub import GAME, solve  # noqa: E402
 from tapete.rummikub import solver as solver_module  # noqa: E402
@@ -88,16 +99,137 @@ def summary(name: str, times: list[float]) -> str:
     )
 
 
-def time_ours(items: list[dict[str, Any]]) -> tuple[list[float], list[float], list[int]]:
-    wall, cpu, values = [], [], []
-    for item in items:
-        solver_module._SOLVED.clear()
-        start, start_cpu = time.perf_counter(), time.process_time()
-        solution = solve(item["table"], item["rack"])
-        wall.append(time.perf_counter() - start)
-        cpu.append(time.process_time() - start_cpu)
-        values.append(solution.value)
-    return wall, cpu, values
+def table_tiles(item: dict[str, Any]) -> list[str]:
+    return [t for m in item["table"] for t in (m if isinstance(m, list) else m["group"])]
+
+
+def describe(items: list[dict[str, Any]]) -> str:
+    tiles = [len(table_tiles(p)) for p in items]
+    racks = [len(p["rack"]) for p in items]
+    return (
+        f"{len(items)} positions; table median {statistics.median(tiles)} max {max(tiles)} "
+        f"tiles; rack median {statistics.median(racks)} max {max(racks)}"
+    )
+
+
+@dataclass
+class Timed:
+    """One solver on one position and objective: CPU and wall seconds, the objective found."""
+
+    cpu: float
+    wall: float
+    found: int
+
+
+Solver = Callable[[dict[str, Any], str], int]
+
+
+def ours(item: dict[str, Any], objective: str) -> int:
+    solver_module._SOLVED.clear()
+    solution = solve(item["table"], item["rack"], objective=objective)
+    return solution.value if objective == "value" else solution.tiles
+
+
+def theirs(backend: str) -> Solver | None:
+    """``rummikub-solver`` on one MILP backend (``HIGHS`` or ``SCIPY``), None when it or the
+    backend is not installed. Its TILE_COUNT mode is timed for our tiles objective, its
+    TOTAL_VALUE mode for our value objective; it answers the tiles or the value placed (a joker
+    30, as ours)."""
+    try:  # imported by name: a benchmark-only extra, typed Any whether installed or not
+        module: Any = importlib.import_module("rummikub_solver")
+    except ImportError:
+        return None
+    if module.MILPSolver[backend] not in module.MILPSolver.supported():
+        return None
+    ruleset = module.RuleSet(solver_backend=module.MILPSolver[backend])
+    tiles = ruleset.tiles
+    offset = {"K": 0, "B": 13, "Y": 26, "R": 39}  # their colours: black, blue, orange, red
+    modes = {"tiles": module.SolverMode.TILE_COUNT, "value": module.SolverMode.TOTAL_VALUE}
+
+    def tile(code: str) -> Any:
+        return tiles[-1] if code == "*" else tiles[offset[code[0]] + int(code[1:]) - 1]
+
+    def run(item: dict[str, Any], objective: str) -> int:
+        game = ruleset.new_game()
+        game.add_table(*[tile(t) for t in table_tiles(item)])
+        game.add_rack(*[tile(t) for t in item["rack"]])
+        game.initial = False
+        solution = ruleset.solve(game, mode=modes[objective])
+        placed = [] if solution is None else list(solution.tiles)
+        if objective == "tiles":
+            return len(placed)
+        return sum(30 if t is tiles[-1] else t.value for t in placed)
+
+    run({"table": [["K1", "K2", "K3"]], "rack": ["K4"]}, "tiles")  # cvxpy builds its problems
+    return run
+
+
+def interleaved(
+    items: list[dict[str, Any]], solvers: dict[str, Solver], objectives: tuple[str, ...]
+) -> dict[tuple[str, str], list[Timed]]:
+    """Every solver on every position and objective, one after the other per position, the
+    order rotating from one position to the next (so that no solver always runs first, or
+    always after the same one). By (solver, objective), in the order of ``items``."""
+    names = list(solvers)
+    out: dict[tuple[str, str], list[Timed]] = {(n, o): [] for n in names for o in objectives}
+    for index, item in enumerate(items):
+        for objective in objectives:
+            shift = (index * len(objectives) + objectives.index(objective)) % len(names)
+            for name in names[shift:] + names[:shift]:
+                start, start_cpu = time.perf_counter(), time.process_time()
+                found = solvers[name](item, objective)
+                cpu = time.process_time() - start_cpu
+                out[(name, objective)].append(Timed(cpu, time.perf_counter() - start, found))
+    return out
+
+
+def report(
+    title: str, items: list[dict[str, Any]], runs: dict[tuple[str, str], list[Timed]]
+) -> list[str]:
+    """Markdown: CPU ms per solver and objective, the ratios to ours, and how the answers
+    compare where the peer's model is ours (no joker on the table)."""
+    names = list(dict.fromkeys(n for n, _ in runs))
+    objectives = list(dict.fromkeys(o for _, o in runs))
+    lines = [f"**{title}** ({describe(items)})", ""]
+    lines += ["| CPU ms | objective | median | p95 | max | mean |", "|---|---|---:|---:|---:|---:|"]
+    for objective in objectives:
+        for name in names:
+            cpu = [t.cpu for t in runs[(name, objective)]]
+            lines.append(
+                f"| {name} | {objective} | {statistics.median(cpu) * 1000:.1f} | "
+                f"{percentile(cpu, 0.95) * 1000:.1f} | {max(cpu) * 1000:.0f} | "
+                f"{statistics.fmean(cpu) * 1000:.1f} |"
+            )
+    lines.append("")
+    for objective in objectives:
+        mine = [t.cpu for t in runs[("tapete", objective)]]
+        for name in names[1:]:
+            other = [t.cpu for t in runs[(name, objective)]]
+            ratios = [
+                statistics.median(other) / statistics.median(mine),
+                percentile(other, 0.95) / percentile(mine, 0.95),
+                max(other) / max(mine),
+            ]
+            plain = [t == 0 for t in map(len, (table_jokers(p) for p in items))]
+            pairs = [
+                (a.found, b.found)
+                for a, b, no_joker in zip(
+                    runs[("tapete", objective)], runs[(name, objective)], plain, strict=True
+                )
+                if no_joker
+            ]
+            same = sum(a == b for a, b in pairs)
+            higher = sum(a > b for a, b in pairs)
+            lines.append(
+                f"- {objective}: {name} / tapete, median {ratios[0]:.2f}x, p95 {ratios[1]:.2f}x, "
+                f"max {ratios[2]:.2f}x; without table jokers the same answer on {same} of "
+                f"{len(pairs)}, ours higher on {higher}, lower on {len(pairs) - same - higher}"
+            )
+    return lines
+
+
+def table_jokers(item: dict[str, Any]) -> list[str]:
+    return [t for t in table_tiles(item) if t == "*"]
 
 
 # Runs inside Pyodide; bench_source-style: ITEMS is put before it, the last line is the result.
@@ -109,10 +241,12 @@ from tapete.rummikub import solver as solver_module
 def timed(items):
     out = []
     for item in items:
-        solver_module._SOLVED.clear()
-        start = time.perf_counter()
-        solution = solve(item["table"], item["rack"])
-        out.append([time.perf_counter() - start, solution.value])
+        for objective in ("tiles", "value"):
+            solver_module._SOLVED.clear()
+            start = time.perf_counter()
+            solution = solve(item["table"], item["rack"], objective=objective)
+            found = solution.value if objective == "value" else solution.tiles
+            out.append([time.perf_counter() - start, found])
     return out
 
 json.dumps(timed(ITEMS))
@@ -120,41 +254,12 @@ json.dumps(timed(ITEMS))
 
 
 def time_pyodide(items: list[dict[str, Any]]) -> tuple[list[float], list[int], str]:
-    """Wall times and values of the same positions in Pyodide under Node, and its name."""
+    """Wall times and answers (tiles, then value, per position) in Pyodide under Node."""
     engine_bench = benchlib.load_bench("bench_engine")
     source = f"import json\nITEMS = json.loads({json.dumps(json.dumps(items))})\n{PYODIDE_SOURCE}"
     with tempfile.TemporaryDirectory() as temp:
         result, name = engine_bench.run_pyodide(source, benchlib.load_build(), Path(temp))
     return [t for t, _ in result], [v for _, v in result], name
-
-
-def time_theirs(items: list[dict[str, Any]]) -> tuple[list[float], list[int | None]] | None:
-    try:  # imported by name: a benchmark-only extra, typed Any whether installed or not
-        theirs: Any = importlib.import_module("rummikub_solver")
-    except ImportError:
-        print("rummikub-solver is not installed (pip install rummikub-solver): skipped")
-        return None
-    ruleset = theirs.RuleSet()
-    tiles = ruleset.tiles
-    offset = {"K": 0, "B": 13, "Y": 26, "R": 39}  # their colours: black, blue, orange, red
-
-    def tile(code: str) -> Any:
-        return tiles[-1] if code == "*" else tiles[offset[code[0]] + int(code[1:]) - 1]
-
-    wall: list[float] = []
-    values: list[int | None] = []
-    for item in items:
-        table = [t for m in item["table"] for t in (m if isinstance(m, list) else m["group"])]
-        game = ruleset.new_game()
-        game.add_table(*[tile(t) for t in table])
-        game.add_rack(*[tile(t) for t in item["rack"]])
-        game.initial = False
-        start = time.perf_counter()
-        solution = ruleset.solve(game, mode=theirs.SolverMode.TOTAL_VALUE)
-        wall.append(time.perf_counter() - start)
-        placed = [] if solution is None else list(solution.tiles)
-        values.append(sum(30 if t is tiles[-1] else t.value for t in placed))
-    return wall, values
 
 
 # -- tournaments -------------------------------------------------------------------------------
@@ -299,7 +404,9 @@ def tournament(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--compare", action="store_true")
+    parser.add_argument("--compare", action="store_true", help="also rummikub-solver, interleaved")
+    parser.add_argument("--late", type=int, default=0, help="late, crowded positions to add")
+    parser.add_argument("--late-label", default="LATE", help="their seed label")
     parser.add_argument("--pyodide", action="store_true", help="also in Pyodide under Node")
     parser.add_argument("--tournament", type=int, default=0, help="deals per pair")
     parser.add_argument("--prefix", default="DUEL", help="seed prefix of the tournament deals")
@@ -309,8 +416,8 @@ def main() -> None:
     )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--out", type=Path, help="results file (JSON lines; default: results/)")
-    parser.add_argument("--save", type=Path, help="write the positions to this JSON file")
-    parser.add_argument("--load", type=Path, help="read the positions from this JSON file")
+    parser.add_argument("--save", type=Path, help="write the game positions to this JSON file")
+    parser.add_argument("--load", type=Path, help="read the game positions from this JSON file")
     args = parser.parse_args()
     if args.tournament:
         pairs = tuple(tuple(p.split("/")) for p in args.pairs.split(","))
@@ -324,46 +431,38 @@ def main() -> None:
         )
         print("\n".join(rows))
         return
-    items = json.loads(args.load.read_text()) if args.load else positions(args.games)
+    games = json.loads(args.load.read_text()) if args.load else positions(args.games)
+    late = late_positions(args.late, args.late_label) if args.late else []
     if args.save:
-        args.save.write_text(json.dumps(items))
-    tiles = [sum(len(m) if isinstance(m, list) else 3 for m in p["table"]) for p in items]
-    print(
-        f"{len(items)} positions; table median {statistics.median(tiles)} "
-        f"max {max(tiles)} tiles; rack median {statistics.median(len(p['rack']) for p in items)} "
-        f"max {max(len(p['rack']) for p in items)}"
-    )
-    wall, cpu, ours = time_ours(items)
-    print("| solver | positions | median ms | p95 ms | max ms | mean ms |")
-    print("|---|---|---|---|---|---|")
-    print(summary("tapete (wall)", wall))
-    print(summary("tapete (cpu)", cpu))
-    with_jokers = [t for t, p in zip(wall, items, strict=True) if p["jokers"]]
-    if with_jokers:
-        print(summary("tapete, jokers in play (wall)", with_jokers))
-    if args.pyodide:
-        pyodide_wall, pyodide_values, name = time_pyodide(items)
-        print(summary(f"tapete in {name} (wall)", pyodide_wall))
-        ratio = statistics.median(pyodide_wall) / statistics.median(wall)
-        print(f"median ratio Pyodide / CPython: {ratio:.1f}")
-        agree = sum(a == b for a, b in zip(ours, pyodide_values, strict=True))
-        print(f"same value in Pyodide on {agree} of {len(items)} positions")
+        args.save.write_text(json.dumps(games))
+    solvers: dict[str, Solver] = {"tapete": ours}
     if args.compare:
-        theirs = time_theirs(items)
-        if theirs is not None:
-            their_wall, their_values = theirs
-            print(summary("rummikub-solver (wall)", their_wall))
-            ratio = statistics.median(their_wall) / statistics.median(wall)
-            print(f"median ratio rummikub-solver / tapete: {ratio:.1f}")
-            checked = [
-                (a, b) for a, b, p in zip(ours, their_values, items, strict=True) if not p["jokers"]
-            ]
-            same = sum(a == b for a, b in checked)
-            higher = sum(b is not None and a > b for a, b in checked)
-            print(
-                f"same value on {same} of {len(checked)} positions without jokers; "
-                f"ours higher on {higher}, lower on {len(checked) - same - higher}"
-            )
+        for backend in ("HIGHS", "SCIPY"):
+            peer = theirs(backend)
+            if peer is None:
+                print(f"rummikub-solver with {backend} is not installed (the bench extra): skipped")
+            else:
+                solvers[f"rummikub-solver ({backend})"] = peer
+    objectives = ("tiles", "value")
+    print(f"python3 bench/bench_rummikub.py {' '.join(sys.argv[1:])}")
+    print(f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}")
+    print()
+    everything: list[dict[str, Any]] = []
+    answers: list[int] = []
+    for title, items in (("Positions of bot games", games), ("Late, crowded positions", late)):
+        if not items:
+            continue
+        runs = interleaved(items, solvers, objectives)
+        print("\n".join(report(title, items, runs)))
+        print()
+        everything += items
+        for index in range(len(items)):
+            answers += [runs[("tapete", o)][index].found for o in objectives]
+    if args.pyodide:
+        pyodide_wall, pyodide_answers, name = time_pyodide(everything)
+        print(summary(f"tapete in {name} (wall, both objectives)", pyodide_wall))
+        agree = sum(a == b for a, b in zip(answers, pyodide_answers, strict=True))
+        print(f"the same answer in Pyodide on {agree} of {len(answers)} solves")
 
 
 if __name__ == "__main__":

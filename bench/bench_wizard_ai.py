@@ -54,7 +54,9 @@ import benchlib
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "engine"))
 
+import wizard_pool  # noqa: E402
 from tapete.bots import choose_move  # noqa: E402
+from tapete.rng import Rng  # noqa: E402
 from tapete.wizard import GAME, ai  # noqa: E402
 
 DEFAULT_OUT = ROOT / "bench" / "results" / "wizard_ai.jsonl"
@@ -71,7 +73,7 @@ def apply_tuning(tune: str) -> None:
     changes: dict[str, Any] = {}
     for item in tune.split(","):
         key, value = item.split("=")
-        changes[key] = float(value) if "." in value else int(value)
+        changes[key] = float(value) if "." in value else int(value) if value.isdigit() else value
     for name, level in list(ai.LEVELS.items()):
         ai.LEVELS[name] = replace(level, **changes)
         GAME.bots[name] = ai.search_bot(ai.LEVELS[name])
@@ -80,16 +82,39 @@ def apply_tuning(tune: str) -> None:
 # -- one game -------------------------------------------------------------------------------
 
 
+def line_up(level: str, opponent: str, rot: int) -> list[str]:
+    """Who sits where: ``level`` in seat ``rot``, then the opponents clockwise after it.
+
+    ``opponent`` is one player (three copies of it) or a mixed table ``a+b+c`` (in that order
+    from the level's left), so the four games of a deal rotate the whole line-up through every
+    seat.
+    """
+    names = opponent.split("+")
+    others = names * (PLAYERS - 1) if len(names) == 1 else names
+    if len(others) != PLAYERS - 1:
+        raise SystemExit(f"a line-up of {PLAYERS - 1} opponents, not {opponent!r}")
+    return [level if seat == rot else others[(seat - rot - 1) % PLAYERS] for seat in range(PLAYERS)]
+
+
+def decide(name: str, state: Any, seat: int, step: int) -> Any:
+    """The move of the level or pool style ``name`` (``wizard_pool.STYLES``), from its own
+    stream (the pool's is labelled apart from the levels')."""
+    if name in wizard_pool.STYLES:
+        rng = Rng.derive("bot", GAME.id, "pool", name, seat, step)
+        return wizard_pool.STYLES[name](GAME, state, seat, rng)
+    return choose_move(GAME, state, seat, name, step)
+
+
 def play_game(job: tuple[str, str, int, int, str]) -> dict[str, Any]:
-    """Deal ``D<deal>`` with ``level`` in seat ``rot`` and ``opponent`` elsewhere."""
+    """Deal ``D<deal>`` with ``level`` in seat ``rot`` and the ``opponent`` line-up elsewhere."""
     level, opponent, deal, rot, tune = job
     apply_tuning(tune)
     started, cpu = time.perf_counter(), time.process_time()
     state = GAME.new_game(f"D{deal}", None, PLAYERS)
+    seats = line_up(level, opponent, rot)
     step = 0
     while (seat := GAME.to_move(state)) is not None:
-        who = level if seat == rot else opponent
-        state = GAME.apply(state, seat, choose_move(GAME, state, seat, who, step))
+        state = GAME.apply(state, seat, decide(seats[seat], state, seat, step))
         step += 1
     outcome = GAME.outcome(state)
     assert outcome is not None
@@ -229,6 +254,63 @@ def report(args: argparse.Namespace) -> None:
             f"| {100 * s['other_made']:.1f}% | {s['seconds']:.1f} ({s['cpu']:.1f}) |"
         )
     print(f"\nParity is 25%. {machine()}. Results: `{args.out}`.")
+
+
+def deal_means(rows: list[dict[str, Any]]) -> dict[int, tuple[float, float, float]]:
+    """Deal -> the level's mean win share, score difference and bids made over its games."""
+    by_deal: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_deal[row["deal"]].append(row)
+    out = {}
+    for deal, games in by_deal.items():
+        s = pairing_summary(games)
+        out[deal] = (s["share"][0], s["diff"][0], s["made"][0])
+    return out
+
+
+def paired(args: argparse.Namespace) -> None:
+    """Two players (``level:tune``) on the same deals and line-ups: per-deal differences.
+
+    The games of a deal share its cards, so the difference of two players' results on the same
+    deal varies far less than either result: the interval is over deals, as everywhere here.
+    """
+    rows = read_rows(Path(args.out))
+
+    def player(spec: str) -> tuple[str, str]:
+        level, _, tune = spec.partition(":")
+        return level, tune
+
+    first, second = player(args.variant), player(args.base)
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        groups[(row["level"], row.get("tune", ""), row["opponent"])].append(row)
+    opponents = sorted(
+        {o for (lv, t, o) in groups if (lv, t) == first}
+        & {o for (lv, t, o) in groups if (lv, t) == second}
+    )
+    print(f"| vs | deals | {args.variant} minus {args.base}: win share | score diff | bids made |")
+    print("|---|---:|---|---|---|")
+    pooled: list[tuple[float, ...]] = []
+    for opponent in opponents:
+        a = deal_means(groups[(*first, opponent)])
+        b = deal_means(groups[(*second, opponent)])
+        deals = sorted(set(a) & set(b))
+        diffs = [tuple(x - y for x, y in zip(a[d], b[d], strict=True)) for d in deals]
+        pooled += diffs
+        print(paired_row(opponent, diffs))
+    if len(opponents) > 1:
+        print(paired_row("all of them", pooled))
+    print(f"\n95% intervals over deals. {machine()}. Results: `{args.out}`.")
+
+
+def paired_row(name: str, diffs: Sequence[tuple[float, ...]]) -> str:
+    share, diff, made = (mean_interval([d[i] for d in diffs]) for i in range(3))
+    return (
+        f"| {name} | {len(diffs)} | {100 * share[0]:+.1f} [{100 * (share[0] - share[1]):+.1f}, "
+        f"{100 * (share[0] + share[1]):+.1f}] | {diff[0]:+.1f} [{diff[0] - diff[1]:+.1f}, "
+        f"{diff[0] + diff[1]:+.1f}] | {100 * made[0]:+.1f} [{100 * (made[0] - made[1]):+.1f}, "
+        f"{100 * (made[0] + made[1]):+.1f}] |"
+    )
 
 
 # -- latency --------------------------------------------------------------------------------
@@ -399,7 +481,7 @@ def machine() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=("tournament", "latency", "report", "compare"))
+    parser.add_argument("mode", choices=("tournament", "latency", "report", "compare", "paired"))
     parser.add_argument("--levels", default="hard,normal,easy")
     parser.add_argument("--opponents", default="heuristic,random")
     parser.add_argument(
@@ -411,11 +493,19 @@ def main() -> None:
     parser.add_argument("--pyodide", action="store_true", help="latency: also in Pyodide")
     parser.add_argument("--tune", default="", help="experiments only: key=value,... for levels")
     parser.add_argument("--baseline", default="", help="compare: a copy of engine/tapete")
+    parser.add_argument("--variant", default="normal:", help="paired: level:tune to measure")
+    parser.add_argument("--base", default="normal:", help="paired: level:tune to measure against")
     args = parser.parse_args()
     if args.deals is None:
         args.deals = 12 if args.mode in ("latency", "compare") else 250
     print(f"command: `python3 bench/bench_wizard_ai.py {' '.join(sys.argv[1:])}`\n")
-    modes = {"tournament": tournament, "latency": latency, "report": report, "compare": compare}
+    modes = {
+        "tournament": tournament,
+        "latency": latency,
+        "report": report,
+        "compare": compare,
+        "paired": paired,
+    }
     modes[args.mode](args)
 
 

@@ -197,6 +197,10 @@ def test_lobo_phone_and_spanish(new_context: Any, app_url: str) -> None:
         if page.locator("[data-testid=game-over]").count():
             break
         play_by_hint(page)
+    # the finished game is kept: a reload shows its final screen, with the question
+    page.reload()
+    wait_ready(page)
+    page.wait_for_selector("[data-testid=game-over]", timeout=60_000)
     page.click("[data-testid=deal-ask]")
     verdict = page.wait_for_selector("[data-testid=deal-verdict]", timeout=120_000)
     assert verdict.get_attribute("data-verdict") == "no"

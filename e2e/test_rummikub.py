@@ -339,6 +339,7 @@ def test_hint_applied_big_table_and_pictures(new_context: Any, app_url: str) -> 
             if turn == 0:
                 shot(page, "rummikub-05-hint")
             page.click("[data-testid=use-hint]")
+            page.wait_for_selector("[data-testid=hint-panel]", state="detached")  # it closes
             assert all(s == "valid" for s in states(page))
             page.click("[data-testid=done]")
         else:

@@ -97,6 +97,11 @@ def test_two_games_continue_where_they_were_and_delete_asks_first(
     page.wait_for_selector("[data-testid=delete-dialog]", state="detached")
     assert len(kept_rows(page)) == 2
     page.click(f"{lobo_row} [data-testid=delete-game]")
+    page.wait_for_selector("[data-testid=delete-dialog]")
+    page.keyboard.press("Escape")  # keeps it too
+    page.wait_for_selector("[data-testid=delete-dialog]", state="detached")
+    assert len(kept_rows(page)) == 2
+    page.click(f"{lobo_row} [data-testid=delete-game]")
     page.click("[data-testid=confirm-delete]")
     page.wait_for_selector(lobo_row, state="detached")
     page.reload()

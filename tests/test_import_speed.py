@@ -119,3 +119,35 @@ def test_dominance_table() -> None:
     for i in range(len(LANES)):
         for j in range(len(LANES)):
             assert bool(masks[i] >> j & 1) == (i in above[j])
+
+
+def local_imports(path: Path) -> set[str]:
+    """The sibling modules that ``path`` imports (``from .x import``), at any depth of the file."""
+    import ast
+
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            found.add(node.module or "__init__")
+    return found
+
+
+@pytest.mark.parametrize("game_id", ["rummikub", "willie"])
+def test_a_game_package_has_no_import_circle(game_id: str) -> None:
+    """Within a game's package no module imports one that imports it back (the rules import no
+    bot: the package hands its bots to the game), and the bots are registered all the same."""
+    folder = ENGINE / "tapete" / game_id
+    graph = {
+        p.stem: local_imports(p) & {q.stem for q in folder.glob("*.py")}
+        for p in folder.glob("*.py")
+    }
+    graph.pop("__init__")
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for step in graph.get(start, set()) - seen:
+            if step == goal or reaches(step, goal, seen | {step}):
+                return True
+        return False
+
+    assert [m for m in sorted(graph) if reaches(m, m, set())] == []
+    assert set(get_game(game_id).bots) >= {"easy", "normal"}

@@ -13,7 +13,7 @@ import pytest
 from tapete.api import handle
 from tapete.errors import BadRequestError
 from tapete.lab import LabConfig, main, markdown, run
-from tapete.lab_stats import ROWS
+from tapete.lab.stats import ROWS
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
 

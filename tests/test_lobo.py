@@ -11,6 +11,7 @@ import pytest
 
 from tapete.errors import (
     BadOptionError,
+    BadStateError,
     GameOverError,
     IllegalMoveError,
     InvalidMoveError,
@@ -405,19 +406,37 @@ def test_invalid_move_quotes_the_text() -> None:
 
 
 @pytest.mark.parametrize(
-    ("difficulty", "suits", "size", "pile"),
-    [("EASY", 4, 32, 24), ("STANDARD", 4, 36, 28), ("HARD", 4, 40, 32), ("HARD", 5, 50, 42)],
+    ("mode", "difficulty", "suits", "size", "pile"),
+    [
+        ("VANGUARD", "EASY", 4, 32, 24),
+        ("VANGUARD", "STANDARD", 4, 36, 28),
+        ("VANGUARD", "HARD", 4, 40, 32),
+        ("CLASSIC_LOBO", "HARD", 5, 50, 42),
+    ],
 )
 def test_difficulty_and_suits_make_the_deck(
-    difficulty: str, suits: int, size: int, pile: int
+    mode: str, difficulty: str, suits: int, size: int, pile: int
 ) -> None:
-    state = GAME.new_game("DECK", {"difficulty": difficulty, "suits": suits})
+    state = GAME.new_game("DECK", {"mode": mode, "difficulty": difficulty, "suits": suits})
     assert len(state.rules.deck) == size
     assert len(state.pile) == pile and len(state.hand) == 4 and len(state.wolf) == 4
     cards = GAME.seat_cards(state)
-    assert sorted(cards) == sorted([*state.rules.deck, *MEMBERS])
+    members = [] if mode == "CLASSIC_LOBO" else list(MEMBERS)
+    assert sorted(cards) == sorted([*state.rules.deck, *members])
     if suits == 5:
         assert "10V" in cards
+
+
+def test_five_suits_are_for_classic_lobo_only() -> None:
+    """SPEC.md 4.5: the Postas/Vines deck is for Classic Lobo; the Vanguard refuses it, as an
+    option and in a saved state."""
+    with pytest.raises(BadOptionError) as refused:
+        GAME.new_game("DECK", {"suits": 5})
+    assert refused.value.details["option"] == "suits"
+    data = GAME.to_json(GAME.new_game("DECK", {"mode": "CLASSIC_LOBO", "suits": 5}))
+    data["options"]["mode"] = "VANGUARD"
+    with pytest.raises(BadStateError):
+        GAME.from_json(data)
 
 
 @pytest.mark.parametrize(

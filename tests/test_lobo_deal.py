@@ -13,7 +13,7 @@ from tapete.lobo import GAME
 from tapete.lobo import rules as R
 from tapete.lobo.cards import RANK_OF
 from tapete.lobo.clairvoyant import clairvoyant
-from tapete.lobo.deal import deal_report, play_policy
+from tapete.lobo.deal import MAX_BUDGET, deal_report, play_policy, share
 from tapete.lobo.odds import best_move
 
 OPTION_SETS: list[dict[str, Any]] = [
@@ -102,7 +102,7 @@ def test_the_answer_agrees_with_the_bound() -> None:
 def test_a_small_budget_says_unknown() -> None:
     report = deal_report("W1", {"difficulty": "HARD"}, budget=50, policy=False)
     assert report["winnable"] is None and not report["exact"] and report["line"] is None
-    assert report["budget"] == 50 and report["nodes"] > 50
+    assert report["budget"] == 50 and report["nodes"] > share(50, "vanguard")  # past its share
     classic = deal_report("W1", {"mode": "CLASSIC_LOBO"}, budget=50)
     assert classic["winnable"] is None and classic["policy"] is None
 
@@ -128,15 +128,86 @@ def ask(**request: Any) -> dict[str, Any]:
 
 
 def test_the_api_op() -> None:
-    answer = ask(seed="D2", options={"difficulty": "EASY"}, budget=200_000)
+    answer = ask(seed="D2", options={"difficulty": "EASY"}, budget=MAX_BUDGET)
     assert answer["ok"], answer
     result = answer["result"]
-    assert set(result) == {"winnable", "exact", "nodes", "budget", "line", "policy"}
-    assert result["budget"] == 200_000 and isinstance(result["policy"]["won"], bool)
+    assert set(result) == {"winnable", "exact", "nodes", "budget", "line", "policy", "resume"}
+    assert result["budget"] == MAX_BUDGET and isinstance(result["policy"]["won"], bool)
+    assert result["exact"] and result["resume"] is None
     # the options of a saved state (every option spelled out) are accepted as they are
     state = GAME.to_json(GAME.new_game("D2", {"difficulty": "EASY"}))
-    again = ask(seed=state["seed"], options=state["options"], budget=200_000)
+    again = ask(seed=state["seed"], options=state["options"], budget=MAX_BUDGET)
     assert again["result"] == result
+
+
+def search_in_chunks(seed: str, options: dict[str, Any], budget: int) -> tuple[Any, int, Any]:
+    """Ask ``lobo_deal`` again with each answer's ``resume`` until the search is done:
+    (winnable, requests, the last answer)."""
+    resume, requests = None, 0
+    while True:
+        answer = ask(seed=seed, options=options, budget=budget, policy=False, resume=resume)
+        assert answer["ok"], answer
+        requests += 1
+        result = answer["result"]
+        assert result["nodes"] <= budget + 1  # every request stays within its budget
+        if result["exact"] or result["winnable"] is not None or result["resume"] is None:
+            return result["winnable"], requests, result
+        resume = json.loads(json.dumps(result["resume"]))
+        assert requests < 2_000
+
+
+@pytest.mark.parametrize("options", [{"difficulty": "HARD"}, {"final_trigger": "AFTER_DEAL"}])
+def test_a_search_in_small_requests_gives_the_same_answer(options: dict[str, Any]) -> None:
+    """A search cut into requests of a few hundred positions, each going on from the last one's
+    ``resume``, answers what one long search answers, and its winning line wins the game."""
+    several = 0
+    for i in range(5):
+        seed = f"R{i}"
+        whole = deal_report(seed, options, budget=3_000_000, policy=False)
+        winnable, requests, last = search_in_chunks(seed, options, 400)
+        assert winnable == whole["winnable"]
+        several += requests > 1
+        if winnable:
+            state = replay_line(seed, options, last["line"])
+            outcome = GAME.outcome(state)
+            assert outcome is not None and tuple(outcome.winners) == (0,)
+    assert several >= 3  # the searches really were cut
+
+
+def test_a_classic_search_goes_on_round_by_round() -> None:
+    """Classic Lobo goes on round by round: a round that does not fit in one request's budget
+    ends the search (``resume`` null), one that does carries the scores it may stand at."""
+    options = {"mode": "CLASSIC_LOBO", "difficulty": "EASY", "classic_target": 25}
+    whole = deal_report("C0", options, budget=3_000_000, policy=False)
+    winnable, requests, _ = search_in_chunks("C0", options, MAX_BUDGET)
+    assert whole["exact"] and winnable == whole["winnable"] and requests == 2
+    stuck = ask(seed="C0", options=options, budget=20_000, policy=False)["result"]
+    assert stuck["winnable"] is None and stuck["resume"] is None
+
+
+@pytest.mark.parametrize(
+    "resume",
+    [
+        [],
+        {"kind": "classic", "path": []},
+        {"kind": "vanguard", "path": [10**6]},
+        {"kind": "vanguard", "path": [-1]},
+        {"kind": "vanguard", "path": [1.5]},
+        {"kind": "vanguard", "path": [0] * 20_000},
+        {"kind": "vanguard", "path": [0], "more": 1},
+        {"kind": "vanguard", "path": [9_999]},
+        {"kind": "classic", "round": 1, "frontier": [[0, 0], [0, 1]]},
+        {"kind": "classic", "round": 0, "frontier": [[0, 0]]},
+        {"kind": "classic", "round": 2, "frontier": [[100, 0]]},
+        {"kind": "classic", "round": 2, "frontier": []},
+        {"kind": "classic", "round": 2, "frontier": [["1e5", 0]]},
+    ],
+)
+def test_a_forged_resume_is_refused(resume: Any) -> None:
+    classic = isinstance(resume, dict) and resume.get("kind") == "classic" and "round" in resume
+    options = {"mode": "CLASSIC_LOBO"} if classic else {"difficulty": "HARD"}
+    answer = ask(seed="W3", options=options, budget=1_000, policy=False, resume=resume)
+    assert not answer["ok"] and answer["error"]["code"] == "bad_request", answer
 
 
 @pytest.mark.parametrize(

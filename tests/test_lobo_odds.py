@@ -89,7 +89,7 @@ def random_position(rng: random.Random) -> R.LoboState:
     rules = Rules(
         mode=R.CLASSIC if classic else R.VANGUARD,
         difficulty=rng.choice(["EASY", "STANDARD", "HARD"]),
-        suits=rng.choice([4, 5]),
+        suits=rng.choice([4, 5]) if classic else 4,  # five suits: Classic only
         reserve_is_wild_in_final=rng.random() < 0.3,
         score_includes_reserve=rng.random() < 0.3,
     )

@@ -23,7 +23,7 @@ from tapete.rng import Rng
 OPTION_SETS: list[dict[str, Any]] = [
     {},
     {"difficulty": "EASY"},
-    {"difficulty": "HARD", "suits": 5},
+    {"difficulty": "HARD"},
     {"final_trigger": "AFTER_DEAL", "short_deal_order": "PLAYER_FIRST"},
     {"reserve_is_wild_in_final": True, "score_includes_reserve": True, "difficulty": "EASY"},
     {"mode": "CLASSIC_LOBO", "classic_target": 40},

@@ -120,7 +120,7 @@ def test_a_bad_move_is_bad_state_naming_the_path() -> None:
         ({"start": None}, "start"),
         ({"count": 0}, "count"),
         ({"count": MAX_COUNT + 1}, "count"),
-        ({"count": 10**30}, "count"),
+        ({"count": 2**53 - 1}, "count"),  # 10**30 is refused before, by the strict reader
         ({"view_seat": 3}, "view_seat"),
         ({"view_seat": -1}, "view_seat"),
         ({"view_seat": "0"}, "view_seat"),

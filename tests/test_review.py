@@ -343,8 +343,9 @@ def test_a_chunk_may_start_without_the_state(records: dict[str, dict[str, Any]])
 
 
 def test_a_long_game_stays_within_the_budget() -> None:
-    """A whole 4-player Wizard game and a long Rummikub game: no chunk goes over its budget
-    except to make one decision, and no decision costs more than MAX_DECISION_COST units."""
+    """Whole Rummikub and Willie games: no chunk goes over its budget except to make one
+    decision, and no decision costs more than MAX_DECISION_COST units (Wizard's largest
+    positions: the next test; a whole 4-player Wizard game is measured in BENCHMARKS.md)."""
     for game_id, seed in (("rummikub", "LONG"), ("willie", "LONG")):
         game = GAMES[game_id]
         record = make_record(game_id, seed)
@@ -512,3 +513,11 @@ def test_the_rules_pages_state_the_thresholds(game_id: str, lang: str) -> None:
     numbers = {"a": f"{grading.inaccuracy:g}", "b": f"{grading.mistake:g}"}
     for phrase in STATED[lang]:
         assert phrase.format(**numbers) in section, (game_id, lang, phrase.format(**numbers))
+
+
+def test_python_m_tapete_runs_its_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    from tapete.__main__ import main
+
+    assert main([]) == 2 and "usage" in capsys.readouterr().err
+    assert main(["lab", "willie", "--games", "2", "--seed", "CLI"]) == 0
+    assert capsys.readouterr().out.strip()

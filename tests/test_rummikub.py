@@ -114,6 +114,22 @@ def test_initial_meld_with_a_joker_counts_it_zero_by_default() -> None:
     GAME.check(official, 0, move)
 
 
+@pytest.mark.parametrize(("rule", "initial"), [("ZERO", 60), ("REPRESENTED", 72)])
+def test_the_hint_counts_an_initial_meld_as_the_meld_counter_does(rule: str, initial: int) -> None:
+    """One number, one rule: before the initial meld the hint's ``initial_value`` is what the
+    meld counter shows (inspect's values), a joker 0 or what it stands for; ``value`` is the
+    rack value shed (a joker 30)."""
+    rack = ["R10", "R11", JOKER, "B13", "K13", "Y13", "K2"]
+    options = {"initial_meld_joker_value": rule}
+    state = position(racks=[rack, ["K3"]], melded=[False, False], options=options)
+    hint = GAME.hint(state, 0)
+    assert hint["value"] == 10 + 11 + 30 + 39 and hint["initial_value"] == initial
+    shown = GAME.describe_melds(state, 0, [m["tiles"] for m in hint["melds"]])
+    assert sum(m["value"] for m in shown) == initial
+    melded = position(racks=[rack, ["K3"]], melded=[True, False], options=options)
+    assert "initial_value" not in GAME.hint(melded, 0)
+
+
 def test_initial_meld_may_combine_sets() -> None:
     state = position(
         racks=[["B3", "B4", "B5", "R9", "K9", "Y9", "K1"], ["K2"]], melded=[False, False]

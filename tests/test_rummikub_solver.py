@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations
 from typing import Any
 
 import pytest
 
+from rummikub_ilp import meld_shapes
 from tapete.errors import InvalidMoveError
 from tapete.rng import Rng
 from tapete.rummikub import solve
@@ -36,7 +36,6 @@ OPTIONS = {
 
 def all_melds(avail: Counter[str]) -> list[Meld]:
     """Every valid meld (as the rules read it) that ``avail`` has the tiles for."""
-    jokers = min(avail[JOKER], 2)
     found: dict[Any, Meld] = {}
 
     def add(tiles: tuple[str, ...], kind: str) -> None:
@@ -49,21 +48,8 @@ def all_melds(avail: Counter[str]) -> list[Meld]:
         meld = Meld(reading.kind, tiles)
         found[meld.canonical()] = meld
 
-    for colour in range(4):
-        for start in range(1, 12):
-            for length in range(3, 14 - start + 1):
-                slots = [code_of(colour, start + i) for i in range(length)]
-                if sum(1 for s in slots if not avail[s]) > jokers:
-                    continue
-                for j in range(jokers + 1):
-                    for holes in combinations(range(length), j):
-                        add(tuple(JOKER if i in holes else s for i, s in enumerate(slots)), "run")
-    for number in range(1, 14):
-        for size in (3, 4):
-            for j in range(jokers + 1):
-                for colours in combinations(range(4), size - j):
-                    tiles = tuple(code_of(c, number) for c in colours) + (JOKER,) * j
-                    add(tiles, "group")
+    for tiles, kind in meld_shapes(avail):
+        add(tiles, kind)
     return list(found.values())
 
 
@@ -415,8 +401,8 @@ def test_prefers_the_table_as_it_was() -> None:
     assert grown.melds[0] == ("R1", "R2", "R3") and grown.melds[2] == ("K7", "B7", "Y7")
 
 
-# the slowest of 1,931 positions of bench_rummikub's games: two table jokers, 18 tiles in the
-# rack, the whole rack (140) out of reach; the optimum is 130
+# once the slowest of 1,931 positions of bench_rummikub's games: two table jokers, 18 tiles in
+# the rack, the whole rack (140) out of reach; the optimum is 130
 SLOW_TABLE = [
     ["R7", "B7", "Y7"], ["K9", "R9", "Y9"], ["K2", "K3", "K4", "K5", "K6"], ["Y5", "Y6", "Y7"],
     ["Y9", "Y10", "Y11", "Y12", "Y13"], ["B7", "B8", "B9"], ["K8", "R8", "B8"],
@@ -427,21 +413,31 @@ SLOW_TABLE = [
 SLOW_RACK = "Y10 Y6 R13 K7 R9 Y5 Y2 R4 B13 B10 B6 K11 R5 K12 R3 B13 K8 B3".split()
 
 
-def test_a_weak_bound_goes_straight_to_the_low_floor(monkeypatch: pytest.MonkeyPatch) -> None:
-    """When the whole-rack try is dear, the solver tries the lowest floor with a budget; it
-    must find what coming down from the top finds, the same arrangement included."""
+def test_descending_floors_stop_at_the_best_play() -> None:
+    """The floors come down from the whole rack with the table as it was, the loss allowed
+    doubling; the first try that finds a play has found the best one, the same as one try at
+    the lowest floor (the quick play's) finds."""
     from tapete.rummikub import solver
+    from tapete.rummikub.program import SCALE
 
-    budgeted = best(SLOW_TABLE, SLOW_RACK)
-    assert budgeted.value == 130
+    assert solver.floors(100 * SCALE, 99 * SCALE) == [
+        100 * SCALE - loss for loss in (0, 1, 3, 7, 15, 31, 63, 127, 255, 511, 1023)
+    ] + [99 * SCALE]
+    assert solver.floors(5, 5) == [5]
+    stepped = best(SLOW_TABLE, SLOW_RACK, budget=None)
+    assert stepped.value == 130 and stepped.exact
+    bounded = best(SLOW_TABLE, SLOW_RACK)  # over the budget: the quick play, said to be so
+    assert not bounded.exact and bounded.value < 130 and bounded.explored <= 2 * solver.BUDGET
     old = solver.read_input_table(SLOW_TABLE)
     problem = solver.general_problem(old, sorted(SLOW_RACK), "value", solver.DEFAULTS)
-    assert solver.Try(problem, old, 140).explored >= solver.WEAK_BOUND  # the path under test
-    solver._SOLVED.clear()
-    monkeypatch.setattr(solver, "WEAK_BOUND", 10**12)
-    from_the_top = solve(SLOW_TABLE, SLOW_RACK)
-    assert from_the_top == budgeted
-    solver._SOLVED.clear()
+    _, quick = solver.simple_play(old, sorted(SLOW_RACK), problem)
+    assert quick < 130
+    lowest = solver.Try(problem, old, (quick + 1) * SCALE - (SCALE - 1))
+    assert lowest.melds is not None
+    assert (
+        sum(int(t[1:]) for t in solver._solution(old, lowest.melds, solver.DEFAULTS).placed) == 130
+    )
+    assert solver.Try(problem, old, 131 * SCALE - (SCALE - 1)).melds is None
 
 
 def test_initial_meld_leaves_the_table_alone() -> None:
@@ -473,3 +469,29 @@ def test_bad_input_is_refused() -> None:
         solve([["K1", "K2", "K3"]], ["K1", "K1"])
     with pytest.raises(InvalidMoveError):
         solve(["K1 K2 K3"], [])
+
+
+# -- late, crowded positions against the integer program --------------------------------------
+
+
+@pytest.mark.parametrize("number", range(6))
+def test_late_crowded_positions_match_the_ilp(number: int) -> None:
+    """bench/rummikub_late.py's positions (tables of 60-80 tiles, racks of 10-40, jokers on
+    either side), too big for the exhaustive oracle: the integer program of
+    tests/rummikub_ilp.py must find the same best, for both objectives and both joker rules."""
+    import helpers
+    from rummikub_ilp import ilp_best
+
+    item = helpers.load_bench("rummikub_late").late_position(Rng.derive("solver-ilp", number))
+    table = []
+    for entry in item["table"]:
+        tiles, kind = (entry, None) if isinstance(entry, list) else (entry["group"], "group")
+        table.append(Meld(read_meld(tiles, kind).kind, tuple(tiles)))
+    rule = "RACK_ONLY" if number < 4 else "RACK_OR_TABLE"
+    options = dict(OPTIONS, joker_replacement_source=rule)
+    for objective in ("tiles", "value"):
+        solution = solve(item["table"], item["rack"], objective=objective, options=options)
+        got = solution.value if objective == "value" else solution.tiles
+        expected = ilp_best(table, item["rack"], objective, rack_only=rule == "RACK_ONLY")
+        assert got == expected, (item, objective, rule)
+        check_answer(table, item["rack"], solution, options)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tapete.bots import choose_move
 from tapete.errors import BadOptionError, IllegalMoveError, InvalidMoveError, NotYourTurnError
 from tapete.wizard import DECK, GAME, Move, legal_cards, round_points, trick_winner
 from tapete.wizard.cards import is_jester, is_wizard, suit_of
@@ -434,3 +437,51 @@ def test_malformed_moves(text: object) -> None:
 @pytest.mark.parametrize("text", ["bid 0", "bid 12", "play R13", "play Z1", "play N4", "trump Y"])
 def test_moves_round_trip(text: str) -> None:
     assert GAME.move_to_json(GAME.parse_move(text)) == text
+
+
+# -- modules -------------------------------------------------------------------------------------
+
+
+def wizard_imports() -> dict[str, set[str]]:
+    """Module -> the modules of ``tapete.wizard`` it imports (anywhere, functions included)."""
+    package = Path(__file__).resolve().parent.parent / "engine" / "tapete" / "wizard"
+    graph: dict[str, set[str]] = {}
+    for path in package.glob("*.py"):
+        found = graph.setdefault(path.stem, set())
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                if node.module is not None:
+                    found.add(node.module.split(".")[0])
+                else:  # from . import x
+                    found.update(alias.name for alias in node.names)
+    return graph
+
+
+def test_the_wizard_modules_import_no_circle() -> None:
+    """The rules know no bot: the bots import the rules, ``levels`` puts the two together."""
+    graph = wizard_imports()
+    assert not graph["game"] & {"ai", "bots", "levels"}
+
+    def reaches(start: str, target: str, seen: set[str]) -> bool:
+        return any(
+            nxt == target or (nxt not in seen and reaches(nxt, target, seen | {nxt}))
+            for nxt in graph.get(start, set())
+        )
+
+    assert [m for m in graph if m != "__init__" and reaches(m, m, {m})] == []
+
+
+def test_the_served_game_has_every_level_and_the_bare_rules_none() -> None:
+    from tapete.wizard import levels
+    from tapete.wizard.game import Wizard
+
+    assert GAME is levels.GAME
+    assert set(GAME.bot_levels) == set(GAME.bots) | {"random"}
+    bare = Wizard()
+    assert bare.bots == {} and bare.hinter is None
+    state = bare.new_game("RULES", None, 4)
+    seat = bare.to_move(state)
+    assert seat is not None
+    assert choose_move(bare, state, seat, "random") in bare.legal_moves(state, seat)
+    with pytest.raises(BadOptionError):  # no level but the generic one
+        choose_move(bare, state, seat, "normal")

@@ -21,6 +21,7 @@ import { renderHome } from "./ui/home.js";
 import { renderLab } from "./ui/lab.js";
 import { renderMyGames } from "./ui/my-games.js";
 import { ReplayScreen, gameOverLinks } from "./ui/replay.js";
+import "./ui/review.js"; // "Review my play": a replay extension (registers itself)
 import { LAB_GAMES } from "./ui/lab-link.js";
 import { errorText, registerExplainer } from "./ui/messages.js";
 import { renderNewGame } from "./ui/new-game.js";
@@ -44,6 +45,9 @@ function askEngine(op, fields = {}) {
   return app.engine.call(op, { game: game.record.game, state: game.snap.state, seat: game.viewer, ...fields });
 }
 for (const renderer of Object.values(RENDERERS)) if (renderer.connect) renderer.connect(askEngine);
+
+/** A stuck engine is replaced this many times in one visit before the page gives up. */
+const MAX_RECOVERIES = 3;
 
 /** Errors that mean "this input is wrong", not "the engine is broken". */
 const INPUT_ERRORS = ["bad_option", "unknown_game", "bad_request", "bad_state", "invalid_move", "illegal_move"];
@@ -325,7 +329,11 @@ async function showPlay(id) {
       settings: app.settings,
       share: (record) => shareDeal(record),
       onOver: (game) => showOver(game),
-      onFatal: (error) => (isInputError(error) ? app.session?.showError(errorText(error, app.game.record.game)) : showFatal(error)),
+      onFatal: (error) => {
+        if (error && error.code === "stuck" && app.engine.restarts <= MAX_RECOVERIES) return app.session?.recover();
+        if (isInputError(error)) return app.session?.showError(errorText(error, app.game.record.game));
+        return showFatal(error);
+      },
     },
     app.game,
   );
@@ -454,6 +462,13 @@ function showLab(path) {
   renderLab(root(), catalogue, { engine: app.engine, query: mark < 0 ? null : path.slice(mark + 1), active: () => stillOn(visit) });
 }
 
+/** A short message over whatever screen is shown (it goes by itself). */
+function showNotice(text) {
+  const notice = h("div", { class: "toast notice", role: "status", dataset: { testid: "engine-notice" } }, text);
+  document.body.append(notice);
+  setTimeout(() => notice.remove(), 8000);
+}
+
 function showFatal(error) {
   const message = (error && error.message) || String(error);
   console.error("tapete:", error);
@@ -468,11 +483,13 @@ function showFatal(error) {
         h("pre", { class: "small" }, message.slice(0, 400)),
         h("div", { class: "panel-actions" }, h("button", { type: "button", class: "primary", onclick: () => location.reload() }, t("engine.reload"))),
       ),
-    { testid: "fatal-dialog" },
+    { testid: "fatal-dialog", escape: false },
   );
 }
 
 // -- routing ----------------------------------------------------------------------------------
+
+const APP_ROUTES = ["play", "new", "games"]; // the pages that take no query (replay and lab do)
 
 function route() {
   app.visit += 1;
@@ -482,6 +499,9 @@ function route() {
   app.replay = null;
   closeOverlay();
   if (hash === "" ) return showHome();
+  // the app's own pages take no query: "#/play?x=1" is a bad address, not a game called "play"
+  const page = hash.split("?")[0].split("/")[0];
+  if (hash.includes("?") && APP_ROUTES.includes(page)) return goHome(t("link.route_params", { route: page }));
   if (hash === "play" || hash.startsWith("play/")) return showPlay(hash.slice(5));
   if (hash === "table") return openTable(tableContext()).catch(showFatal);
   if (hash.startsWith("join/")) return openJoin(tableContext(), hash.slice(5)).catch(showFatal);
@@ -515,6 +535,11 @@ async function main() {
   });
   app.engine.addEventListener("snapshot", (event) => {
     document.documentElement.dataset.snapshot = event.detail.ok ? "saved" : "failed";
+  });
+  app.engine.addEventListener("restart", () => {
+    setEngineStatus("booting");
+    drawEngineStatus();
+    showNotice(t("engine.restarted"));
   });
   app.engine.addEventListener("fatal", (event) => {
     setEngineStatus("fatal");

@@ -1,9 +1,17 @@
 // The page's side of the worker protocol (docs/CONTRACTS.md): one pending map keyed by request
-// id, a timeout per request (counted from the moment the engine is ready), and events
-// `boot` (progress), `ready`, `snapshot` and `fatal`.
+// id, a watchdog on the request the worker is busy with, and events `boot` (progress), `ready`,
+// `snapshot`, `restart` and `fatal`.
+//
+// The worker answers requests one at a time, in order. The request at the head of the queue may
+// go `timeout` ms without answering or reporting progress; past that the worker is stuck: the
+// client terminates it, starts a new one (which restores the memory snapshot when there is one),
+// rejects that request with code `stuck`, sends the others again, and says `restart`. The page
+// keeps the game in progress (it holds the state), tells the player, and goes on.
 
 const BOOT_TIMEOUT_MS = 120_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
+// e2e tests shrink every timeout (a page never sets it); 1 in a real visit
+const TIMEOUT_SCALE = Number(globalThis.tapeteTimeoutScale) > 0 ? Number(globalThis.tapeteTimeoutScale) : 1;
 
 /** An error answered by the engine: {code, message, reason?, ...details}. */
 export class EngineError extends Error {
@@ -33,30 +41,62 @@ export class EngineClient extends EventTarget {
     this.pending = new Map();
     this.worker = null;
     this.bootTimer = null;
+    this.watchdog = null;
+    /** How many times a stuck worker was replaced. */
+    this.restarts = 0;
   }
 
   start() {
     if (this.worker) return;
     const early = this.takeEarlyWorker();
+    this.spawn(early);
+    /** Whether boot.js started this worker, before the page's modules had loaded. */
+    this.startedEarly = Boolean(early);
+  }
+
+  /** Start a worker (or take over boot.js's) and listen to it. */
+  spawn(early = null) {
     try {
       this.worker = early ? early.worker : new Worker(this.workerUrl, { type: "module" });
     } catch (error) {
       this.fail(`cannot start the worker: ${error}`);
       return;
     }
-    this.worker.onmessage = (event) => this.receive(event.data);
-    this.worker.onerror = (event) => {
-      event.preventDefault?.();
-      this.fail(`worker error: ${event.message || "script failed to load"}`);
+    const worker = this.worker;
+    worker.onmessage = (event) => {
+      if (worker === this.worker) this.receive(event.data);
     };
-    this.bootTimer = setTimeout(() => this.fail("the engine did not start in time"), BOOT_TIMEOUT_MS);
-    /** Whether boot.js started this worker, before the page's modules had loaded. */
-    this.startedEarly = Boolean(early);
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      if (worker === this.worker) this.fail(`worker error: ${event.message || "script failed to load"}`);
+    };
+    this.bootTimer = setTimeout(() => this.fail("the engine did not start in time"), BOOT_TIMEOUT_MS * TIMEOUT_SCALE);
     if (early) {
       // What the worker said before the page took it over, in the order it said it.
       for (const message of early.messages) this.receive(message);
       if (early.error) this.fail(`worker error: ${early.error}`);
     }
+  }
+
+  /**
+   * The worker is stuck on request `id`: a new worker takes over; that request fails with
+   * code `stuck`, the others are sent again. Listeners of `restart` tell the player.
+   */
+  restart(id) {
+    const stuck = this.pending.get(id);
+    clearTimeout(this.watchdog);
+    clearTimeout(this.bootTimer);
+    this.worker.terminate();
+    this.restarts += 1;
+    this.status = "booting";
+    this.bootStage = { stage: "runtime", done: 0, total: 1 };
+    if (stuck) {
+      this.pending.delete(id);
+      stuck.reject(new EngineError({ code: "stuck", message: `${stuck.op} made no progress for ${stuck.timeout} ms` }));
+    }
+    this.spawn();
+    for (const [, entry] of this.pending) this.worker.postMessage(entry.message);
+    this.dispatchEvent(new CustomEvent("restart", { detail: { op: stuck && stuck.op, restarts: this.restarts } }));
   }
 
   /** The worker boot.js started while the page's modules loaded, if it is this client's. */
@@ -90,18 +130,21 @@ export class EngineClient extends EventTarget {
     this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const entry = { resolve, reject, timeout, timer: null, op };
+      const message = { ...payload, id, op };
+      const entry = { resolve, reject, timeout: timeout * TIMEOUT_SCALE, op, message };
       this.pending.set(id, entry);
-      if (this.status === "ready") this.arm(id, entry);
-      this.worker.postMessage({ ...payload, id, op });
+      this.worker.postMessage(message);
+      if (this.pending.size === 1) this.watch();
     });
   }
 
-  arm(id, entry) {
-    entry.timer = setTimeout(() => {
-      this.pending.delete(id);
-      entry.reject(new EngineError({ code: "timeout", message: `${entry.op} took longer than ${entry.timeout} ms` }));
-    }, entry.timeout);
+  /** Arm the watchdog on the request the worker is busy with (the oldest pending one), once the
+   * engine is ready; an answer or a progress message of it re-arms it. */
+  watch() {
+    clearTimeout(this.watchdog);
+    if (this.status !== "ready" || !this.pending.size) return;
+    const [id, entry] = this.pending.entries().next().value;
+    this.watchdog = setTimeout(() => this.restart(id), entry.timeout);
   }
 
   receive(data) {
@@ -122,7 +165,7 @@ export class EngineClient extends EventTarget {
         timings: data.timings,
         games_loaded: data.games_loaded || [],
       };
-      for (const [id, entry] of this.pending) this.arm(id, entry);
+      this.watch();
       this.dispatchEvent(new CustomEvent("ready", { detail: this.info }));
       return;
     }
@@ -136,13 +179,14 @@ export class EngineClient extends EventTarget {
       return;
     }
     if (data.op === "progress") {
+      if (this.pending.keys().next().value === data.id) this.watch(); // it is moving
       this.dispatchEvent(new CustomEvent("progress", { detail: data }));
       return;
     }
     const entry = this.pending.get(data.id);
-    if (!entry) return; // timed out earlier
+    if (!entry) return; // given up earlier
     this.pending.delete(data.id);
-    clearTimeout(entry.timer);
+    this.watch();
     if (data.ok) entry.resolve(data.result);
     else entry.reject(new EngineError(data.error || { code: "internal", message: "no error details" }));
   }
@@ -150,12 +194,10 @@ export class EngineClient extends EventTarget {
   fail(message) {
     if (this.status === "fatal") return;
     clearTimeout(this.bootTimer);
+    clearTimeout(this.watchdog);
     this.status = "fatal";
     this.fatalMessage = message;
-    for (const entry of this.pending.values()) {
-      clearTimeout(entry.timer);
-      entry.reject(new EngineError({ code: "fatal", message }));
-    }
+    for (const entry of this.pending.values()) entry.reject(new EngineError({ code: "fatal", message }));
     this.pending.clear();
     this.dispatchEvent(new CustomEvent("fatal", { detail: { message } }));
   }

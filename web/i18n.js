@@ -60,6 +60,11 @@ export function has(key) {
  * @param {Record<string, unknown>} [params]
  */
 export function t(key, params) {
+  if (params && typeof params.n === "number") {
+    // a count picks its plural form where one is written: "<key>.one", "<key>.other", ...
+    const form = `${key}.${new Intl.PluralRules(current).select(params.n)}`;
+    if (has(form)) key = form;
+  }
   const text = strings[key] ?? fallback[key] ?? key;
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));

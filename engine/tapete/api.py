@@ -21,21 +21,28 @@ Ops (every field is validated; every bad request gets a coded error, never ``int
 
 ``replay_steps`` {record, view_seat?, start, count, reveal?} -> {total, start, steps, outcome}:
                  the views of a window of a record's positions (``tapete.replay_steps``)
-``lab``          {config: {game, players, games, seed, options, levels}, start, count, tally?}
-                 -> {config, start, records, tally, summary, cells}: one chunk of a
-                 playtest-lab run added to the tally so far (``tapete.lab_ops``)
+``lab``          {config: {game, players, games, seed, options, levels}, start, count, tally?,
+                 resume?} -> {config, start, records, tally, summary, cells, resume}: one chunk
+                 of a playtest-lab run added to the tally so far, stopped after about half a
+                 second of CPU (``resume`` goes on with the game it stopped in;
+                 ``tapete.lab.ops``)
 ``lab_summary``  {records?, tallies?} -> {tally, summary, cells}: the numbers of them together
 ``review``       {record, seat?, start?, state?, count?, budget?, summary?} -> {game, seat,
                  total, start, next, done, items, summary, grading, work, state}: the verdicts
                  on one chunk of a seat's decisions, judged from its view (``tapete.review``)
-``lobo_deal``    {seed, options?, budget?, policy?} -> {winnable, exact, nodes, budget, line,
-                 policy}: could a player who saw every card win this Lobo deal (within
-                 ``budget`` positions), a winning line, the hint's result on it
+``lobo_deal``    {seed, options?, budget?, policy?, resume?} -> {winnable, exact, nodes, budget,
+                 line, policy, resume}: could a player who saw every card win this Lobo deal
+                 (within ``budget`` positions, at most 60,000 a request; ``resume`` goes on
+                 where the last request stopped), a winning line, the hint's result on it
                  (``tapete.lobo.deal``)
 
 ``new_game``, ``apply``, ``bot_move`` and ``replay`` take ``view_public: true`` (without a
 ``view_seat``) for the view of no seat: what a table screen that shows only public
 information draws.
+
+Every request is bounded in CPU and memory whatever it holds (numbers read strictly by
+``tapete.numbers``, every list of a state bounded by what a game can hold, every search by a
+budget of work), and the answer is always JSON that a browser's ``JSON.parse`` reads.
 
 A snapshot is {state, to_move, outcome, view?, legal_moves?}: ``view`` and ``legal_moves`` are
 those of ``view_seat`` (``seat`` for ``view``), and legal moves are listed only on its turn.
@@ -60,19 +67,20 @@ from .errors import (
     NotYourTurnError,
     describe,
 )
+from .numbers import SAFE, loads, whole
 
 MAX_REQUEST_CHARS = 2_000_000
 Progress = Callable[[int, int], None]
 
 
 def handle(request_json: str, progress: Progress | None = None) -> str:
-    """Answer one request; never raises."""
+    """Answer one request with JSON text that ``JSON.parse`` accepts; never raises."""
     request_id: Any = None
     try:
         request = _parse(request_json)
-        request_id = request.get("id")
-        result = _dispatch(request, progress)
-        answer: dict[str, Any] = {"ok": True, "result": result}
+        request_id = _request_id(request.get("id"))
+        answer: dict[str, Any] = {"ok": True, "result": _dispatch(request, progress)}
+        return _dumps(answer, request_id)
     except EngineError as error:
         answer = {"ok": False, "error": error.to_json()}
     except RecursionError:
@@ -82,13 +90,29 @@ def handle(request_json: str, progress: Progress | None = None) -> str:
             "ok": False,
             "error": {
                 "code": "internal",
-                "message": f"{type(error).__name__}: {error}",
-                "trace": traceback.format_exc(limit=8),
+                "message": f"{type(error).__name__}: {error}"[:500],
+                "trace": traceback.format_exc(limit=8)[-4000:],
             },
         }
+    try:
+        return _dumps(answer, request_id)
+    except Exception as error:  # an error that cannot be written (it should not happen)
+        fallback = {"ok": False, "error": {"code": "internal", "message": type(error).__name__}}
+        return _dumps(fallback, request_id)
+
+
+def _dumps(answer: dict[str, Any], request_id: Any) -> str:
     if request_id is not None:
         answer["id"] = request_id
-    return json.dumps(answer, separators=(",", ":"))
+    return json.dumps(answer, separators=(",", ":"), allow_nan=False)
+
+
+def _request_id(value: Any) -> int | str | None:
+    """The request's ``id`` as it may be echoed: a safe whole number or a short text (the
+    worker sends a counter); anything else is not echoed."""
+    if isinstance(value, str) and len(value) <= 64:
+        return value
+    return whole(value, -SAFE, SAFE)
 
 
 def _parse(request_json: Any) -> dict[str, Any]:
@@ -97,7 +121,7 @@ def _parse(request_json: Any) -> dict[str, Any]:
     if len(request_json) > MAX_REQUEST_CHARS:
         raise BadRequestError(f"request too large ({len(request_json)} characters)")
     try:
-        request = json.loads(request_json)
+        request = loads(request_json)
     except ValueError as error:
         raise BadRequestError(f"request is not JSON: {error}") from None
     if not isinstance(request, dict):
@@ -206,6 +230,8 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
         seat = _seat(request, game, state)
         level = _field(request, "level", str)
         bot_seed = _field(request, "bot_seed", (int, str), 0)
+        if isinstance(bot_seed, str) and len(bot_seed) > 64:
+            raise BadRequestError("bot_seed is at most 64 characters", field="bot_seed")
         game.check_turn(state, seat)
         # imported on first use, like the games: the worker is ready sooner
         from .bots import choose_move
@@ -257,7 +283,7 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
 
         return deal_request(request)
     if op in ("lab", "lab_summary"):
-        from . import lab_ops  # imported on first use: the play ops never need it
+        from .lab import ops as lab_ops  # imported on first use: the play ops never need it
 
         if op == "lab":
             return lab_ops.chunk_request(request, progress)

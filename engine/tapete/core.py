@@ -30,12 +30,14 @@ from .errors import (
     NotYourTurnError,
     describe,
 )
+from .numbers import SAFE, whole, whole_text
 from .rng import Rng, is_valid_seed
 
 S = TypeVar("S")
 M = TypeVar("M")
 
 JsonDict = dict[str, Any]
+MAX_LIST = 1_000  # the longest list of numbers a state holds where no rule gives its length
 
 
 @dataclass(frozen=True)
@@ -96,17 +98,8 @@ class OptionSpec:
                 f"option {self.name!r} must be true or false; got {describe(value)}",
                 option=self.name,
             )
-        number: int
-        if isinstance(value, bool):
-            raise BadOptionError(
-                f"option {self.name!r} must be a whole number; got {describe(value)}",
-                option=self.name,
-            )
-        if isinstance(value, int):
-            number = value
-        elif isinstance(value, str) and value.lstrip("-").isdigit() and len(value) <= 6:
-            number = int(value)
-        else:
+        number = whole_text(value, -SAFE, SAFE)
+        if number is None:
             raise BadOptionError(
                 f"option {self.name!r} must be a whole number; got {describe(value)}",
                 option=self.name,
@@ -341,9 +334,29 @@ def get_field(data: Any, key: str, kind: type | tuple[type, ...], path: str) -> 
 
 def int_field(data: Any, key: str, low: int, high: int, path: str = "$") -> int:
     """``data[key]``, a whole number from ``low`` to ``high``, else ``bad_state``."""
-    value = get_field(data, key, int, path)
-    require(low <= value <= high, f"{key} must be {low} to {high}", f"{path}.{key}")
-    return int(value)
+    value = whole(get_field(data, key, int, path), low, high)
+    require(value is not None, f"{key} must be {low} to {high}", f"{path}.{key}")
+    assert value is not None
+    return value
+
+
+def int_list(items: Any, path: str, size: int | None, low: int, high: int) -> tuple[int, ...]:
+    """A list of whole numbers from ``low`` to ``high`` (of ``size`` items when given; at most
+    ``MAX_LIST`` otherwise), else ``bad_state`` naming the first bad item."""
+    require(isinstance(items, list), "expected a list of whole numbers", path)
+    count = "" if size is None else f"{size} "
+    require(
+        len(items) == size if size is not None else len(items) <= MAX_LIST,
+        f"expected {count}whole numbers",
+        path,
+    )
+    out = []
+    for i, item in enumerate(items):
+        value = whole(item, low, high)
+        require(value is not None, f"expected a whole number {low} to {high}", f"{path}[{i}]")
+        assert value is not None
+        out.append(value)
+    return tuple(out)
 
 
 def state_header(seed: str, players: int, options: Mapping[str, Any]) -> JsonDict:

@@ -385,7 +385,11 @@ export function describeTransition(prev, next) {
 
 // -- "Was this deal winnable?" (the game-over screen asks the engine on request) ---------------
 
-const DEAL_BUDGETS = [60_000, 600_000, 3_000_000]; // positions searched: about 2 s, 20 s, 100 s
+// Positions one lobo_deal request searches (the engine's most: each request stays about a second
+// long); "Search longer" goes on from where the last one stopped, request after request, up to
+// LONGER_POSITIONS in all, with a progress bar and Stop.
+const DEAL_BUDGET = 60_000;
+const LONGER_POSITIONS = 3_000_000;
 
 function valuesText(values) {
   return values.map((v) => (v === 1 ? "A" : String(v))).join(" + ");
@@ -434,7 +438,7 @@ function dealAnswer(result, t) {
 
 /**
  * The game-over panel "Was this deal winnable?": a button that asks the engine (op lobo_deal,
- * within a budget of positions; "search longer" raises it) and shows its answer.
+ * within a budget of positions; "search longer" goes on from there) and shows its answer.
  * @param {{snap: object, engine: {call: Function} | null | undefined, t: Function}} p
  */
 export function renderOverExtra({ snap, engine, t }) {
@@ -443,27 +447,55 @@ export function renderOverExtra({ snap, engine, t }) {
   const answer = h("div", { class: "lobo-deal-answer", "aria-live": "polite", dataset: { testid: "deal-answer" } });
   const button = h("button", { type: "button", class: "primary", dataset: { testid: "deal-ask" } }, t("lobo.deal.ask"));
   let policy = null; // the hint's game, asked once (the first time)
-  const ask = async (level) => {
-    const budget = DEAL_BUDGETS[level];
+  let stopping = false;
+  const show = (result, searched) => {
+    const parts = dealAnswer({ ...result, nodes: searched, policy }, t);
+    if (result.winnable === null && result.resume && searched < LONGER_POSITIONS) {
+      parts.push(h("button", { type: "button", class: "ghost", dataset: { testid: "deal-longer" }, onclick: () => longer(result.resume, searched) }, t("lobo.deal.longer", { budget: LONGER_POSITIONS.toLocaleString() })));
+    }
+    answer.replaceChildren(...parts);
+  };
+  const failed = (error) => {
+    answer.replaceChildren(h("p", { class: "lobo-reason", role: "alert" }, t("lobo.deal.failed", { message: (error && error.message) || String(error) })));
+  };
+  const ask = async () => {
     button.remove();
-    answer.replaceChildren(h("p", { class: "lobo-help", dataset: { testid: "deal-busy" } }, t("lobo.deal.thinking", { budget: budget.toLocaleString() })));
+    answer.replaceChildren(h("p", { class: "lobo-help", dataset: { testid: "deal-busy" } }, t("lobo.deal.thinking", { budget: DEAL_BUDGET.toLocaleString() })));
     let result;
     try {
-      result = await engine.call("lobo_deal", { seed: state.seed, options: state.options, budget, policy: level === 0 }, { timeout: 300_000 });
+      result = await engine.call("lobo_deal", { seed: state.seed, options: state.options, budget: DEAL_BUDGET, policy: true });
     } catch (error) {
-      answer.replaceChildren(h("p", { class: "lobo-reason", role: "alert" }, t("lobo.deal.failed", { message: (error && error.message) || String(error) })));
+      failed(error);
       answer.before(button);
       return;
     }
     policy = result.policy || policy;
-    const parts = dealAnswer({ ...result, policy }, t);
-    if (result.winnable === null && level + 1 < DEAL_BUDGETS.length) {
-      const more = DEAL_BUDGETS[level + 1];
-      parts.push(h("button", { type: "button", class: "ghost", dataset: { testid: "deal-longer" }, onclick: () => ask(level + 1) }, t("lobo.deal.longer", { budget: more.toLocaleString() })));
-    }
-    answer.replaceChildren(...parts);
+    show(result, result.nodes);
   };
-  button.onclick = () => ask(0);
+  /** Go on from `resume`, one bounded request after another, until an answer, Stop, or the cap. */
+  const longer = async (resume, searched) => {
+    stopping = false;
+    const bar = h("progress", { max: LONGER_POSITIONS, value: searched, dataset: { testid: "deal-progress" } });
+    const text = h("span", null, t("lobo.deal.searched", { nodes: searched.toLocaleString() }));
+    const stop = h("button", { type: "button", class: "ghost", dataset: { testid: "deal-stop" }, onclick: () => { stopping = true; stop.disabled = true; } }, t("lobo.deal.stop"));
+    answer.replaceChildren(h("div", { class: "lobo-help lobo-deal-progress", dataset: { testid: "deal-busy" } }, text, bar, stop));
+    let result = null;
+    while (!stopping && searched < LONGER_POSITIONS) {
+      try {
+        result = await engine.call("lobo_deal", { seed: state.seed, options: state.options, budget: DEAL_BUDGET, policy: false, resume });
+      } catch (error) {
+        failed(error);
+        return;
+      }
+      searched += result.nodes;
+      bar.value = Math.min(searched, LONGER_POSITIONS);
+      text.textContent = t("lobo.deal.searched", { nodes: searched.toLocaleString() });
+      if (result.winnable !== null || !result.resume) break;
+      resume = result.resume;
+    }
+    if (result) show(result, searched);
+  };
+  button.onclick = () => ask();
   return h(
     "section",
     { class: "panel wide lobo-deal", dataset: { testid: "deal-panel" } },

@@ -205,7 +205,9 @@ function statusText(p, myTurn) {
 function lastText(view, names, t) {
   const last = view.last;
   if (!last) return null;
-  return h("span", { class: "rk-last", dataset: { testid: "last" } }, " · ", t(`rummikub.last.${last.action}`, { name: names[last.seat], n: last.tiles }));
+  // the seat that sees the view is spoken to ("You drew", "Has robado"), not named
+  const key = last.seat === view.seat ? `rummikub.last.you.${last.action}` : `rummikub.last.${last.action}`;
+  return h("span", { class: "rk-last", dataset: { testid: "last" } }, " · ", t(key, { name: names[last.seat], n: last.tiles }));
 }
 
 /** The initial meld's line: what it needs, or its running value against the threshold (with
@@ -336,16 +338,22 @@ function hintPanel(p) {
   return h(
     "div",
     { class: "rk-hint panel", dataset: { testid: "hint-panel" } },
-    h("p", null, t("rummikub.hint.summary", { n: hint.placed.length, value: hint.value })),
+    // before the initial meld the number is the one the meld counter shows (a joker by the options)
+    h("p", null, t("rummikub.hint.summary", { n: hint.placed.length, value: hint.initial_value ?? hint.value })),
     h("div", { class: "rk-hint-table" }, melds),
     h("p", { class: "hint" }, t("rummikub.hint.legend")),
+    hint.exact === false ? h("p", { class: "hint", dataset: { testid: "hint-not-proven" } }, t("rummikub.hint.not_proven")) : null,
     h(
       "button",
       {
         type: "button",
         class: "primary",
         dataset: { testid: "use-hint" },
-        onclick: () => board && board.setWorking(hint.melds.map(asGiven), hint.placed),
+        onclick: () => {
+          if (!board) return;
+          board.setWorking(hint.melds.map(asGiven), hint.placed);
+          if (p.onHintUsed) p.onHintUsed(); // the play is on the table now: the panel closes
+        },
       },
       t("rummikub.hint.use"),
     ),

@@ -378,7 +378,7 @@ function pickDeclaration(t, figure, choices) {
         ),
       );
     },
-    { testid: "wild-picker" },
+    { testid: "wild-picker", escapeValue: null },
   );
 }
 

@@ -93,7 +93,7 @@ export function readImport(text, byteLength = text.length) {
         seed: record.seed,
         options: record.options,
         players: record.players,
-        seats: record.seats.map((seat) => ({ ...seat })),
+        seats: record.seats.map(({ kind, level, name }) => ({ kind, ...(level === undefined ? {} : { level }), ...(name === undefined ? {} : { name }) })),
         moves: record.moves.map((entry) => ({ seat: entry.seat, move: entry.move })),
       },
     });

@@ -26,7 +26,7 @@ export function confirmDelete(entry) {
         })),
         h(
           "div",
-          { class: "panel-actions" },
+          { class: "panel-actions", onkeydown: (event) => { if (event.key === "Escape") close(false); } },
           h("button", { type: "button", class: "ghost", autofocus: true, dataset: { testid: "cancel-delete" }, onclick: () => close(false) }, t("saves.delete.keep")),
           h("button", { type: "button", class: "danger", dataset: { testid: "confirm-delete" }, onclick: () => close(true) }, t("saves.delete.confirm")),
         ),
@@ -99,6 +99,12 @@ export function reasonText(kind, reason) {
   if (kind === "engine") return reason;
   if (kind === "legacy") return t("saves.reason.legacy");
   return t("saves.reason.shape", { detail: reason });
+}
+
+/** One record set aside, as My games lists it: what it was, and why. */
+export function asideLine(aside) {
+  const text = t("aside.item", { what: asideWhat(aside), reason: reasonText(aside.kind, aside.reason) });
+  return text.charAt(0).toLocaleUpperCase() + text.slice(1);
 }
 
 /** The message for one record set aside. */

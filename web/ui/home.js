@@ -29,8 +29,9 @@ export function renderHome(root, p) {
         h(
           "div",
           { class: "tile-actions" },
-          h("a", { class: "button primary", href: `#/new/${game.id}`, dataset: { testid: `new-${game.id}` } }, t("home.new_game")),
-          h("a", { class: "button ghost", href: `rules/${game.id}.${language()}.html`, dataset: { testid: `rules-${game.id}` } }, t("home.rules")),
+          // each link names its game for a screen reader's list of links
+          h("a", { class: "button primary", href: `#/new/${game.id}`, "aria-label": t("home.new_game_of", { game: t(`game.${game.id}.name`) }), dataset: { testid: `new-${game.id}` } }, t("home.new_game")),
+          h("a", { class: "button ghost", href: `rules/${game.id}.${language()}.html`, "aria-label": t("home.rules_of", { game: t(`game.${game.id}.name`) }), dataset: { testid: `rules-${game.id}` } }, t("home.rules")),
         ),
       ),
     ),

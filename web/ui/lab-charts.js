@@ -6,7 +6,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
-/** The bin width of each histogram of the summary (tapete.lab_stats). */
+/** The bin width of each histogram of the summary (tapete.lab.stats). */
 const BIN_WIDTH = { rounds_per_game: 1, turns_per_round: 1, round_score: 5, final_score: 5 };
 const MAX_BINS = 60;
 export const SIDE_CLASS = ["side-a", "side-b"];

@@ -187,8 +187,9 @@ export function renderLab(root, catalogue, p) {
     results.hidden = true;
     const link = formatLabLink(game, run, catalogue);
     progress.hidden = false;
-    const sides = [{ side: "A", options: run.a, done: 0, tally: null, answer: null }];
-    if (run.b) sides.push({ side: "B", options: run.b, done: 0, tally: null, answer: null });
+    // `resume`: the game a chunk stopped in when it ran out of time (the engine bounds each request)
+    const sides = [{ side: "A", options: run.a, done: 0, tally: null, answer: null, resume: null }];
+    if (run.b) sides.push({ side: "B", options: run.b, done: 0, tally: null, answer: null, resume: null });
     const total = run.games * sides.length;
     const began = performance.now();
     const draw = () => {
@@ -212,10 +213,11 @@ export function renderLab(root, catalogue, p) {
           if (s.done >= run.games || token.stopping) continue;
           const config = { game, players: run.players, games: run.games, seed: run.seed, options: s.options, levels: run.levels };
           const asked = performance.now();
-          const answer = await p.engine.call("lab", { config, start: s.done, count: chunk, tally: s.tally }, { timeout: 120_000 });
+          const answer = await p.engine.call("lab", { config, start: s.done, count: chunk, tally: s.tally, resume: s.resume });
           if (!p.active() || current !== token) return;
           s.done += answer.records.length;
           s.tally = answer.tally;
+          s.resume = answer.resume;
           s.answer = answer;
           const each = (performance.now() - asked) / Math.max(1, answer.records.length);
           chunk = Math.max(1, Math.min(MAX_CHUNK, Math.round(TARGET_MS / Math.max(each, 0.5))));

@@ -8,7 +8,7 @@ import { listKept, summarizePending } from "../saves/keeper.js";
 import { needsSummary } from "../saves/summary.js";
 import { deleteAside, deleteGame, listAside } from "../saves/saves.js";
 import { download, exportFile, importGames, readImport } from "../saves/transfer.js";
-import { asideMessage, confirmDelete, reasonText, refusalText } from "./games.js";
+import { asideLine, confirmDelete, reasonText, refusalText } from "./games.js";
 import { showOverlay } from "./overlay.js";
 import { dateText, levelText, opponentsText, progressText, seatNames, whenText } from "./saved-text.js";
 import { renderScoreChart, renderStatsTable } from "./stats.js";
@@ -181,7 +181,7 @@ export async function renderMyGames(root, p) {
         h("p", { class: "small" }, t("aside.body")),
         h("ul", { class: "aside-list" }, aside.map((item) =>
           h("li", { class: "aside-row", dataset: { testid: "aside-row", id: item.id } },
-            h("div", null, h("div", null, asideMessage(item)), h("div", { class: "small" }, t("aside.when", { when: whenText(item.at) }))),
+            h("div", null, h("div", null, asideLine(item)), h("div", { class: "small" }, t("aside.when", { when: whenText(item.at) }))),
             h("div", { class: "kept-actions" },
               h("button", { type: "button", class: "ghost small", dataset: { testid: "aside-download" }, onclick: () => downloadAside(item) }, t("aside.download")),
               h("button", { type: "button", class: "ghost small", dataset: { testid: "aside-delete" }, onclick: async () => {
@@ -223,7 +223,7 @@ function confirmDeleteAside(item) {
         { class: "panel" },
         h("h2", null, t("aside.delete.title")),
         h("p", null, reasonText(item.kind, item.reason)),
-        h("div", { class: "panel-actions" },
+        h("div", { class: "panel-actions", onkeydown: (event) => { if (event.key === "Escape") close(false); } },
           h("button", { type: "button", class: "ghost", autofocus: true, dataset: { testid: "cancel-delete" }, onclick: () => close(false) }, t("saves.delete.keep")),
           h("button", { type: "button", class: "danger", dataset: { testid: "confirm-delete" }, onclick: () => close(true) }, t("aside.delete.confirm"))),
       ),

@@ -7,10 +7,15 @@ let current = null;
 /**
  * Show a modal panel; resolves with the value passed to `close`.
  * @param {(close: (value?: any) => void) => HTMLElement} build
- * @param {{testid?: string, opaque?: boolean, className?: string}} [opts]
+ * Escape closes it with `opts.escapeValue` (what its cancel button gives) unless `escape` is
+ * false; an opaque layer (the hand-over, which hides a hand) ignores Escape unless told. On
+ * closing, the focus goes back where it was.
+ * @param {{testid?: string, opaque?: boolean, className?: string, escape?: boolean, escapeValue?: any}} [opts]
  */
 export function showOverlay(build, opts = {}) {
   closeOverlay();
+  const before = document.activeElement;
+  const escape = opts.escape === undefined ? !opts.opaque : opts.escape;
   return new Promise((resolve) => {
     const layer = h("div", {
       class: ["overlay", opts.opaque ? "opaque" : null, opts.className],
@@ -18,11 +23,23 @@ export function showOverlay(build, opts = {}) {
       "aria-modal": "true",
       dataset: { testid: opts.testid || "overlay" },
     });
+    const onKey = (event) => {
+      if (event.key !== "Escape" || !escape) return;
+      event.preventDefault();
+      close(opts.escapeValue);
+    };
     const close = (value) => {
+      if (!layer.isConnected) return;
       if (current && current.layer === layer) current = null;
+      document.removeEventListener("keydown", onKey);
       layer.remove();
+      // the page may have redrawn meanwhile: then the control of the same test id stands in
+      const testid = before && before.dataset ? before.dataset.testid : null;
+      const back = before && before.isConnected ? before : testid ? document.querySelector(`[data-testid="${CSS.escape(testid)}"]`) : null;
+      if (back && typeof back.focus === "function") back.focus({ preventScroll: true });
       resolve(value);
     };
+    document.addEventListener("keydown", onKey);
     layer.append(build(close));
     document.getElementById("overlays").append(layer);
     current = { layer, close };

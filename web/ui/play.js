@@ -131,6 +131,10 @@ export class PlayScreen {
       refresh: () => this.render(),
       onCheck: (move) => this.check(move),
       onHint: () => this.hint(),
+      onHintUsed: () => {
+        this.hintResult = null;
+        this.render();
+      },
       onUndo: () => this.undo(),
       canUndo: this.record.moves.length > 0,
       hint: this.showsHint() && this.hintResult && this.hintResult.at === this.record.moves.length && this.hintResult.seat === this.game.viewer ? this.hintResult : null,
@@ -417,6 +421,16 @@ export class PlayScreen {
       },
       { testid: "round-summary" },
     );
+  }
+
+  /** The engine was restarted under one of this screen's requests (it made no progress): say
+   * so and go on from the same state; the record and the last snapshot are untouched. */
+  recover() {
+    if (this.stopped) return;
+    this.message = t("engine.restarted");
+    this.busy = false;
+    this.render();
+    setTimeout(() => this.loop(), 0); // after the loop that failed has ended
   }
 
   /** Show an engine failure that is not the player's fault. */

@@ -69,8 +69,8 @@ class Positions {
     const steps = await this.fetch(start);
     const total = this.record.moves.length;
     // the neighbours are fetched ahead, while the player looks at this one
-    if (step % WINDOW >= WINDOW - 16 && start + WINDOW <= total) this.fetch(start + WINDOW).catch(() => {});
-    if (step % WINDOW < 16 && start >= WINDOW) this.fetch(start - WINDOW).catch(() => {});
+    if (step % WINDOW >= WINDOW / 2 && start + WINDOW <= total) this.fetch(start + WINDOW).catch(() => {});
+    if (step % WINDOW < WINDOW / 2 && start >= WINDOW) this.fetch(start - WINDOW).catch(() => {});
     return steps[step - start];
   }
 }

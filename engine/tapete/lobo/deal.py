@@ -11,9 +11,13 @@ line        the winning line the search found (the Vanguard only): round by roun
 policy      the hint's own result on the same deal, played from the start (the Vanguard only:
             a Classic game is too long to replay on request)
 
+resume      where a search that ran out of budget stopped: the next request sends it back to go
+            on from there (each request is bounded; the page's "Search longer" keeps asking)
+
 ``deal_request`` answers the ``lobo_deal`` op of :mod:`tapete.api`::
 
-    {seed, options?, budget?, policy?} -> {winnable, exact, nodes, budget, line, policy}
+    {seed, options?, budget?, policy?, resume?}
+        -> {winnable, exact, nodes, budget, line, policy, resume}
 """
 
 from __future__ import annotations
@@ -23,11 +27,19 @@ from typing import Any
 
 from ..errors import BadRequestError, describe
 from .cards import RANK_OF
-from .clairvoyant import VanguardPuzzle, clairvoyant
+from .clairvoyant import Classic, VanguardPuzzle
 from .rules import shuffled_deck
 
-DEFAULT_BUDGET = 60_000  # positions: about a second in CPython, two in the browser
-MAX_BUDGET = 3_000_000
+# positions one request searches: about a second of CPython (measured in BENCHMARKS.md), and a
+# bound on its memory too (each position adds at most one memo entry); more is asked by resuming
+DEFAULT_BUDGET = 60_000
+MAX_BUDGET = 60_000
+# The share of the budget a request searches, by kind of deal, so that no request takes more
+# than about 1.5 s of CPython (the fuzz campaign's dearest deals, bench/bench_bounds.py): at
+# 60,000 positions a Vanguard search with the policy's game took up to 2.2 s; Classic's
+# positions carry a frontier of scores whose cost jumps within a round (60,000: up to 2.0 s
+# with four suits and 2.2 s with five; 50,000: 1.3 s; 40,000: 0.6 s)
+SHARE = {"vanguard": (2, 3), "classic 4": (5, 6), "classic 5": (2, 3)}
 
 
 def deal_report(
@@ -36,9 +48,11 @@ def deal_report(
     *,
     budget: int = DEFAULT_BUDGET,
     policy: bool = True,
+    resume: Any = None,
 ) -> dict[str, Any]:
     """The clairvoyant answer for the deal of ``seed`` with ``options``, its winning line, and
-    (``policy``) how the hint policy fares on it."""
+    (``policy``) how the hint policy fares on it; ``resume`` goes on with an earlier search of
+    the same deal that ran out of budget."""
     from .game import GAME, rules_from
 
     seed = GAME.check_seed(seed)
@@ -46,18 +60,28 @@ def deal_report(
     rules = rules_from(parsed)
     out: dict[str, Any] = {"budget": budget, "line": None, "policy": None}
     if rules.classic:
-        result = clairvoyant(seed, parsed, budget=budget, best_score=False)
-        out.update(winnable=result.winnable, exact=result.exact, nodes=result.nodes)
+        result = Classic(seed, rules, share(budget, f"classic {rules.suits}")).run(resume)
+        out.update(
+            winnable=result.winnable, exact=result.exact, nodes=result.nodes, resume=result.resume
+        )
         return out
     seq = [RANK_OF[c] for c in shuffled_deck(seed, rules, 1)]
-    puzzle = VanguardPuzzle(seq, rules, budget)
-    result = puzzle.run(best_score=False)
-    out.update(winnable=result.winnable, exact=result.exact, nodes=result.nodes)
+    puzzle = VanguardPuzzle(seq, rules, share(budget, "vanguard"))
+    result = puzzle.run(best_score=False, resume=resume)
+    out.update(
+        winnable=result.winnable, exact=result.exact, nodes=result.nodes, resume=result.resume
+    )
     if result.winnable:
         out["line"] = puzzle.winning_line()
     if policy:
         out["policy"] = play_policy(seed, parsed)
     return out
+
+
+def share(budget: int, kind: str) -> int:
+    """The positions a request of ``budget`` searches on a deal of ``kind`` (``SHARE``)."""
+    times, parts = SHARE[kind]
+    return max(1, budget * times // parts)
 
 
 def play_policy(seed: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -97,4 +121,4 @@ def deal_request(request: Mapping[str, Any]) -> dict[str, Any]:
         raise BadRequestError(
             f"'policy' must be true or false, not {describe(policy)}", field="policy"
         )
-    return deal_report(seed, options, budget=budget, policy=policy)
+    return deal_report(seed, options, budget=budget, policy=policy, resume=request.get("resume"))

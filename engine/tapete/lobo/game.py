@@ -43,7 +43,7 @@ from .rules import LoboState, Move, Rules
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("mode", R.VANGUARD, choices=(R.VANGUARD, R.CLASSIC)),
     OptionSpec("difficulty", "STANDARD", choices=("EASY", "STANDARD", "HARD")),
-    OptionSpec("suits", 4, minimum=4, maximum=5),
+    OptionSpec("suits", 4, minimum=4, maximum=5, applies_when=("mode", (R.CLASSIC,))),
     OptionSpec("final_trigger", R.BEFORE_DEAL, choices=(R.BEFORE_DEAL, R.AFTER_DEAL)),
     OptionSpec("short_deal_order", R.WOLF_FIRST, choices=(R.WOLF_FIRST, R.PLAYER_FIRST)),
     OptionSpec("reserve_is_wild_in_final", False),
@@ -59,6 +59,15 @@ def rules_from(options: Mapping[str, Any]) -> Rules:
     return Rules(**{spec.name: options[spec.name] for spec in OPTIONS})
 
 
+def check_options(options: Mapping[str, Any]) -> None:
+    """SPEC.md 4.5: five suits (the Postas/Vines deck) are for Classic Lobo; the Vanguard's
+    pile is one standard deck's A-8, A-9 or A-10 (``bad_option``)."""
+    if options["mode"] != R.CLASSIC and options["suits"] != 4:
+        raise BadOptionError(
+            "five suits are for Classic Lobo; the Vanguard plays four", option="suits"
+        )
+
+
 class LoboGame(Game[LoboState, Move]):
     id = "lobo"
     min_players = 1
@@ -72,6 +81,9 @@ class LoboGame(Game[LoboState, Move]):
         from .bots import BOTS
 
         self.bots = dict(BOTS)
+
+    def validate_options(self, options: Mapping[str, Any]) -> None:
+        check_options(options)
 
     # -- setup and turns ---------------------------------------------------------------------
 
@@ -242,7 +254,9 @@ class _StateReader:
 
     def rules(self, raw: dict[str, Any]) -> Rules:
         try:
-            return rules_from(parse_options(OPTIONS, raw))
+            options = parse_options(OPTIONS, raw)
+            check_options(options)
+            return rules_from(options)
         except BadOptionError as error:
             raise BadStateError(error.message, path="$.options") from None
 
@@ -309,6 +323,18 @@ class _StateReader:
             over == (state.result is not None),
             "a result is set exactly when it is over",
             "$.result",
+        )
+        # The player's cards (hand and reserve) never grow inside a round: a PERFECT or a SUM
+        # draws one card for at least one given, SPLIT and OVER draw none. A round starts with
+        # at most HAND_SIZE cards in hand, and the reserve gains at most one card per round
+        # won. Every card of a finished round is in the discard or the reserve, and a round
+        # that is not the last deals 2 * HAND_SIZE cards: that bounds the rounds played.
+        rounds_done = (len(state.discard) + len(state.reserve)) // (2 * R.HAND_SIZE)
+        most = R.HAND_SIZE + (0 if rules.classic else rounds_done)
+        require(
+            len(state.hand) + len(state.reserve) <= most,
+            f"the hand and the reserve hold at most {most} cards here",
+            "$.hand",
         )
         if rules.classic:
             require(not state.reserve, "Classic Lobo has no reserve", "$.reserve")

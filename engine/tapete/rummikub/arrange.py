@@ -21,7 +21,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from .melds import Meld, Reading
-from .program import ONE, PENDING, THREE, TWO, Path, Pin, Problem, Program, groups_fit
+from .program import (
+    ONE,
+    PENDING,
+    THREE,
+    TWO,
+    OverBudget,
+    Path,
+    Pin,
+    Problem,
+    Program,
+    groups_fit,
+)
 from .tiles import JOKER, SLOT_OF, code_of, colour_of, number_of, sorted_tiles
 
 # -- building melds from the path -------------------------------------------------------------
@@ -315,6 +326,9 @@ def simple_play(
     return best
 
 
+RACK_MELDS_BUDGET = 20_000  # states
+
+
 def _rack_melds(tiles: list[str], problem: Problem) -> list[Built]:
     rack_only = Problem(
         table=[0] * 52,
@@ -327,10 +341,62 @@ def _rack_melds(tiles: list[str], problem: Problem) -> list[Built]:
         rack_jokers=tiles.count(JOKER),
         pins=[],
     )
-    path = Program(rack_only, exact=True).run()
-    if path is None:
-        return []
-    return Builder(rack_only, path, True, []).build()
+    # within a budget, as this is only a first floor: a big rack that runs over melds
+    # greedily here, and the solver's tries find the best melds
+    try:
+        path = Program(rack_only, exact=True, budget=RACK_MELDS_BUDGET).run()
+    except OverBudget:
+        return greedy_rack_melds(tiles)
+    return [] if path is None else Builder(rack_only, path, True, []).build()
+
+
+def greedy_rack_melds(tiles: list[str]) -> list[Built]:
+    """Melds from the rack alone without jokers, in one pass each way (the longest runs of each
+    colour, then groups of the numbers left; and groups first): the one placing more tiles.
+    Linear in the rack, for racks too big for the program's budget."""
+    best: list[Built] = []
+    for runs_first in (True, False):
+        have = Counter(t for t in tiles if t != JOKER)
+        melds: list[Built] = []
+        for step in ("runs", "groups") if runs_first else ("groups", "runs"):
+            melds += _take_runs(have) if step == "runs" else _take_groups(have)
+        if sum(len(b.pieces) for b in melds) > sum(len(b.pieces) for b in best):
+            best = melds
+    return best
+
+
+def _take_runs(have: Counter[str]) -> list[Built]:
+    out = []
+    for colour in range(4):
+        while True:
+            stretch: list[int] = []
+            longest: list[int] = []
+            for number in range(1, 15):
+                if number <= 13 and have[code_of(colour, number)] > 0:
+                    stretch.append(number)
+                    continue
+                if len(stretch) > len(longest):
+                    longest = stretch
+                stretch = []
+            if len(longest) < 3:
+                break
+            for number in longest:
+                have[code_of(colour, number)] -= 1
+            out.append(Built("run", [Piece(colour, n, False, RACK) for n in longest]))
+    return out
+
+
+def _take_groups(have: Counter[str]) -> list[Built]:
+    out = []
+    for number in range(1, 14):
+        while True:
+            colours = [c for c in range(4) if have[code_of(c, number)] > 0]
+            if len(colours) < 3:
+                break
+            for colour in colours:
+                have[code_of(colour, number)] -= 1
+            out.append(Built("group", [Piece(c, number, False, RACK) for c in colours]))
+    return out
 
 
 def _extend(table: list[Built], tiles: list[str]) -> list[str]:

@@ -53,7 +53,7 @@ racks win and share the differences equally; shares are exact fractions, written
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -69,6 +69,7 @@ from ..core import (
     state_header,
 )
 from ..errors import IllegalMoveError, InvalidMoveError, describe
+from ..numbers import fraction
 from ..rng import Rng
 from .melds import (
     MAX_MELD,
@@ -279,14 +280,14 @@ def fraction_text(value: Fraction) -> str | int:
     return int(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
+MAX_RACK_VALUE = 2_000  # more than a rack holding every tile with both jokers at 30 counts
+
+
 def parse_fraction(value: Any, path: str) -> Fraction:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return Fraction(value)
-    ok = isinstance(value, str) and len(value) <= 20
-    try:
-        result = Fraction(value) if ok else None
-    except (ValueError, ZeroDivisionError):
-        result = None
+    """A point total as a saved result writes it (a whole number or ``"a/b"``), within what a
+    game of racks worth at most ``MAX_RACK_VALUE`` can score."""
+    bound = MAX_RACK_VALUE * 4
+    result = fraction(value, -bound, bound)
     require(result is not None, "expected a whole number or a fraction 'a/b'", path)
     assert result is not None
     return result
@@ -303,9 +304,8 @@ class Rummikub(Game[RummikubState, Move]):
     past_view_keys = ("first_draws",)
 
     def __init__(self) -> None:
-        from .bots import BOTS
-
-        self.bots = dict(BOTS)
+        # level -> bot; the package fills GAME's (``__init__``): the rules import no bot
+        self.bots: dict[str, Callable[[Any, Any, int, Rng], Move]] = {}
 
     # -- setup -------------------------------------------------------------------------------
 
@@ -584,19 +584,30 @@ class Rummikub(Game[RummikubState, Move]):
         solution = solve(state.table, state.racks[seat], initial=not melded, options=state.option)
         if not solution.placed:
             move = Move("draw") if state.pool else Move("pass")
-            return {"move": self.move_to_json(move), "placed": [], "value": 0, "melds": []}
+            none = {"move": self.move_to_json(move), "placed": [], "value": 0, "melds": []}
+            return {**none, "exact": solution.exact}
         table = solution.table if melded else state.table + solution.table
         offset = 0 if melded else len(state.table)
         changed = [i + offset for i in solution.changed]
         move = Move.play(table, solution.placed)
-        return {
+        out = {
             "move": self.move_to_json(move),
             "placed": list(solution.placed),
             "value": solution.value,
             "tiles": solution.tiles,
+            "exact": solution.exact,
             "changed": changed,
             "melds": [table_entry(meld) for meld in table],
         }
+        if not melded:
+            # what the initial meld counts (a joker 0 or what it stands for, by the options),
+            # the number the page's meld counter shows; ``value`` is the rack value shed
+            joker_counts = state.option["initial_meld_joker_value"] == "REPRESENTED"
+            out["initial_value"] = sum(
+                read_meld(meld.tiles, meld.kind).value(meld.tiles, joker_counts)
+                for meld in solution.table
+            )
+        return out
 
     def describe_melds(self, state: RummikubState, seat: int, table: Any) -> list[dict[str, Any]]:
         """Each meld of a proposed table: ``{valid, kind, value, jokers, changed}`` when it is a
@@ -803,10 +814,9 @@ class StateReader:
         turn = int_field(d, "turn", 0, 100_000)
         over = get_field(d, "over", bool, "$")
         last = self.last(d.get("last"), n)
-        results = tuple(
-            self.result(r, f"$.results[{i}]", n)
-            for i, r in enumerate(get_field(d, "results", list, "$"))
-        )
+        results_raw = get_field(d, "results", list, "$")
+        require(len(results_raw) <= games, f"at most {games} results", "$.results")
+        results = tuple(self.result(r, f"$.results[{i}]", n) for i, r in enumerate(results_raw))
         state = RummikubState(
             seed=seed,
             players=n,
@@ -903,19 +913,23 @@ class StateReader:
         require(
             len(racks) == n
             and all(
-                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 2000 for v in racks
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_RACK_VALUE
+                for v in racks
             ),
             "expected rack values",
             f"{path}.racks",
         )
         ending = get_field(r, "ending", str, path)
         require(ending in ("out", "blocked"), "ending is 'out' or 'blocked'", f"{path}.ending")
-        return GameResult(
-            tuple(parse_fraction(p, f"{path}.points[{i}]") for i, p in enumerate(points)),
-            tuple(winners),
-            tuple(racks),
-            ending,
-        )
+        read = tuple(parse_fraction(p, f"{path}.points[{i}]") for i, p in enumerate(points))
+        if ending == "out":
+            require(len(winners) == 1, "a game won by going out has one winner", f"{path}.winners")
+            expected = points_out(racks, winners[0]), tuple(winners)
+        else:
+            expected = points_blocked(racks)
+        require(expected[1] == tuple(winners), "the winners do not match the racks", path)
+        require(expected[0] == read, "the points do not match the racks", f"{path}.points")
+        return GameResult(read, tuple(winners), tuple(racks), ending)
 
     def check_consistency(self, s: RummikubState) -> None:
         everything = Counter(self.game.seat_cards(s))

@@ -16,12 +16,17 @@ are cached (a Solution is immutable).
 
 Glossary:
 
-quick play   a play that rearranges nothing (``arrange.simple_play``); it gives a first floor
-floor        the least objective a try of the program must reach (``program.Program``)
-tries        whole rack first (often possible, and then fast); then just better than the quick
-             play within a budget of states (small when the whole-rack try was cheap, a few
-             times its cost when it was dear); if that runs over, from the top down with
-             doubling steps (iterative deepening of the bound)
+quick play   a play that rearranges nothing (``arrange.simple_play``); it gives the last floor
+floor        the least score a try of the program must reach (``program.Program``), in score
+             units: the objective times ``SCALE`` less the tie-break penalty
+loss         how far a floor is below the best imaginable score (the whole rack, the table kept
+             as it was)
+tries        floors from the top down, the loss allowed doubling a step (0, 1, 3, 7, ...), then
+             just better than the quick play: the first try that finds a play has found the
+             best one (iterative deepening of the bound). Late in a game the best play mostly
+             places the whole rack and breaks a few of the table's links, so the loss of the
+             answer is small, and a try whose floor allows little loss explores a small part of
+             the states that a floor allowing any penalty (the old whole-rack try) explores
 scenario     RACK_ONLY: one decision of every pinned table joker (``pins``); a try runs the
              program once per scenario, each with the best so far as its floor
 
@@ -57,6 +62,13 @@ from .program import SCALE, OverBudget, Problem, Program
 from .tiles import JOKER, number_of, parse_code, sorted_tiles
 
 OBJECTIVES = ("value", "tiles")
+# program states per solve (issue 14): about 2 s of CPython, 5 s in the browser's worker, at
+# worst. Late crowded positions take up to 50,000 (BENCHMARKS.md); the slowest real position
+# known (the tests' SLOW_TABLE) takes 1.9 million and gets the quick play. An initial meld's
+# state costs about three times a general one's; a real rack before its first meld seldom
+# takes 10,000
+BUDGET = 600_000
+INITIAL_BUDGET = 200_000
 
 DEFAULTS: dict[str, Any] = {
     "initial_meld_threshold": 30,
@@ -85,6 +97,8 @@ class Solution:
     value: int
     tiles: int
     changed: tuple[int, ...] = ()
+    exact: bool = True  # False: the search ran over its budget; this is the quick play
+    explored: int = 0  # the program's states it took (the same from the cache)
 
     @property
     def table(self) -> tuple[Meld, ...]:
@@ -101,12 +115,15 @@ def solve(
     objective: str = "value",
     initial: bool = False,
     options: Mapping[str, Any] | None = None,
+    budget: int | None = BUDGET,
 ) -> Solution:
     """The best play of ``rack`` onto ``table`` (see the module docstring).
 
     ``table`` is a list of melds (lists of codes, ``{"group": [...]}`` or :class:`Meld`),
     ``rack`` a list of codes, ``options`` the game's options (defaults when None). Bad input
-    raises ``invalid_move``.
+    raises ``invalid_move``. ``budget`` bounds the program's states (None: no bound); past it
+    the answer is the quick play (``exact`` False), so that no rack, however stuffed, holds a
+    request for long.
     """
     if objective not in OBJECTIVES:
         raise InvalidMoveError(f"objective must be 'value' or 'tiles'; got {describe(objective)}")
@@ -122,6 +139,7 @@ def solve(
         objective,
         initial,
         tuple(sorted(opts.items())),
+        budget,
     )
     found = _SOLVED.get(key)
     if found is None:
@@ -131,9 +149,10 @@ def solve(
         gc.disable()
         try:
             if initial:
-                found = solve_initial(sorted(hand), objective, opts)
+                bound = None if budget is None else min(budget, INITIAL_BUDGET)
+                found = solve_initial(sorted(hand), objective, opts, bound)
             else:
-                found = solve_general(old, sorted(hand), objective, opts)
+                found = solve_general(old, sorted(hand), objective, opts, budget)
         finally:
             if collecting:
                 gc.enable()
@@ -172,8 +191,13 @@ def check_counts(tiles: list[str]) -> None:
             raise InvalidMoveError(f"there are only two {tile} tiles; got {count}", tile=tile)
 
 
-def solve_initial(hand: list[str], objective: str, opts: Mapping[str, Any]) -> Solution:
-    """The best initial meld: new melds from the rack alone, worth at least the threshold."""
+def solve_initial(
+    hand: list[str], objective: str, opts: Mapping[str, Any], budget: int | None = None
+) -> Solution:
+    """The best initial meld: new melds from the rack alone, worth at least the threshold.
+    Over ``budget``: the quick play's new melds when their tiles without the jokers reach the
+    threshold (a joker adds 0 or more, so the meld is good under either joker rule), else
+    none."""
     weight, joker_weight = weights(objective, opts)
     problem = Problem(
         table=[0] * 52,
@@ -188,59 +212,62 @@ def solve_initial(hand: list[str], objective: str, opts: Mapping[str, Any]) -> S
         threshold=min(int(opts["initial_meld_threshold"]), 127),
         joker_value=opts["initial_meld_joker_value"] == "REPRESENTED",
     )
-    path = Program(problem, exact=True).run()
+    program = Program(problem, exact=True, budget=budget)
+    try:
+        path = program.run()
+    except OverBudget:
+        melds, _ = simple_play([], hand, problem)
+        plain = sum(p.number for b in melds for p in b.pieces if not p.joker)
+        if not melds or plain < (problem.threshold or 0):
+            return Solution((), (), (), 0, 0, exact=False, explored=program.explored)
+        return _solution([], melds, opts, exact=False, explored=program.explored)
     if path is None or path.score <= 0:
-        return Solution((), (), (), 0, 0)
+        return Solution((), (), (), 0, 0, explored=program.explored)
     melds = Builder(problem, path, True, []).build()
-    return _solution([], melds, opts)
+    return _solution([], melds, opts, explored=program.explored)
 
 
 def solve_general(
-    old: list[tuple[Meld, Reading]], hand: list[str], objective: str, opts: Mapping[str, Any]
+    old: list[tuple[Meld, Reading]],
+    hand: list[str],
+    objective: str,
+    opts: Mapping[str, Any],
+    budget: int | None = None,
 ) -> Solution:
-    """Branch and bound: a quick play without rearranging gives a floor; if it places the whole
-    rack it is the answer, else the program runs with that floor (after a try for the whole
-    rack)."""
+    """Branch and bound: a quick play without rearranging gives the lowest floor; if it places
+    the whole rack it is the answer, else the program runs with descending floors, from the
+    whole rack with the table kept as it was down to just better than the quick play. The
+    tries share ``budget``; past it, the quick play (not exact)."""
     problem = general_problem(old, hand, objective, opts)
     simple, simple_value = simple_play(old, hand, problem)
     best_value = sum(w * c for w, c in zip(problem.weight, problem.rack, strict=True))
     best_value += problem.rack_jokers * problem.joker_weight
     if simple_value == best_value:
         return _solution(old, simple, opts)
-    whole = Try(problem, old, best_value)
-    if whole.melds is not None:
-        return _solution(old, whole.melds, opts)
-    # then just better than the quick play, within a budget: a small one when the whole-rack
-    # try was cheap (the floor prunes hard, so a low floor may cost far more); a few times its
-    # cost when it was dear (the floor hardly prunes: a low floor costs only a little more)
-    budget = QUICK_BUDGET if whole.explored < WEAK_BOUND else WEAK_BOUND_FACTOR * whole.explored
-    quick = Try(problem, old, simple_value + 1, budget)
-    if not quick.over_budget:
-        return _solution(old, quick.melds if quick.melds is not None else simple, opts)
-    # come down from the top, where a high floor prunes hard
-    for target in targets(best_value - 1, simple_value + 1):
-        found = Try(problem, old, target)
+    explored = 0
+    for floor in floors(best_value * SCALE, (simple_value + 1) * SCALE - (SCALE - 1)):
+        found = Try(problem, old, floor, None if budget is None else budget - explored)
+        explored += found.explored
+        if found.over_budget:
+            return _solution(old, simple, opts, exact=False, explored=explored)
         if found.melds is not None:
-            return _solution(old, found.melds, opts)
-    return _solution(old, simple, opts)
+            return _solution(old, found.melds, opts, explored=explored)
+    return _solution(old, simple, opts, explored=explored)
 
 
-QUICK_BUDGET = 5_000  # states
-WEAK_BOUND = 8_000  # states of a failed whole-rack try that show the bound prunes little
-WEAK_BOUND_FACTOR = 6
+FLOOR_GROWTH = 2  # the loss a try allows grows this much a step
 
 
-def targets(high: int, low: int) -> list[int]:
-    """The floors to try, from the whole rack down to just better than the quick play: the
-    steps double, so the failed tries cost about as much as the last one (iterative deepening
-    of the bound; a high floor prunes hard, so a try above the optimum fails fast)."""
+def floors(top: int, low: int) -> list[int]:
+    """The floors to try, in score units, from ``top`` (the whole rack, nothing of the table
+    changed) down to ``low``: the loss allowed grows ``FLOOR_GROWTH``-fold a step. A try costs
+    more the more loss it allows (its floor prunes less), so the failed tries cost about as
+    much as the last one, which allows at most twice the answer's loss."""
     out = []
-    step = 1
-    value = high
-    while value > low:
-        out.append(value)
-        value = high - step
-        step = 2 * step + 1
+    loss = 0
+    while top - loss > low:
+        out.append(top - loss)
+        loss = FLOOR_GROWTH * loss + FLOOR_GROWTH - 1
     out.append(low)
     return out
 
@@ -254,14 +281,14 @@ class Try:
         self,
         problem: Problem,
         old: list[tuple[Meld, Reading]],
-        target: int,
+        floor: int,
         budget: int | None = None,
     ) -> None:
         self.explored = 0
         self.over_budget = False
         self.melds: list[Built] | None = None
         try:
-            self.melds = self.run(problem, old, target * SCALE - (SCALE - 1), budget)
+            self.melds = self.run(problem, old, floor, budget)
         except OverBudget:
             self.over_budget = True
 
@@ -316,7 +343,12 @@ class Try:
 
 
 def _solution(
-    old: Sequence[tuple[Meld, Reading]], melds: list[Built], opts: Mapping[str, Any]
+    old: Sequence[tuple[Meld, Reading]],
+    melds: list[Built],
+    opts: Mapping[str, Any],
+    *,
+    exact: bool = True,
+    explored: int = 0,
 ) -> Solution:
     """Lay the melds out in the old table's order and describe the play."""
     ordered, changed = layout(old, melds)
@@ -327,4 +359,4 @@ def _solution(
     tiles = tuple(b.tiles() for b in ordered)
     penalty = int(opts["joker_rack_penalty"])
     value = sum(penalty if t == JOKER else number_of(t) for t in placed)
-    return Solution(placed, tiles, kinds, value, len(placed), changed)
+    return Solution(placed, tiles, kinds, value, len(placed), changed, exact, explored)

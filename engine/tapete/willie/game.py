@@ -516,10 +516,9 @@ class StateReader:
         first = int_field(d, "first_dealer", 0, n - 1)
         dealer = int_field(d, "dealer", 0, n - 1)
         require(dealer == (first + number - 1) % n, "dealer does not match the round", "$.dealer")
-        history = tuple(
-            self.record(r, f"$.history[{i}]", n)
-            for i, r in enumerate(get_field(d, "history", list, "$"))
-        )
+        rows = get_field(d, "history", list, "$")
+        require(len(rows) <= number, "more rows than rounds", "$.history")  # before reading them
+        history = tuple(self.record(r, f"$.history[{i}]", n) for i, r in enumerate(rows))
         stock_out = d.get("stock_out_by")
         require(stock_out is None or self.is_seat(stock_out, n), "a seat or null", "$.stock_out_by")
         state = WillieState(
@@ -563,6 +562,8 @@ class StateReader:
         return tuple(self.cards(item, f"{path}[{i}]") for i, item in enumerate(items))
 
     def table(self, items: list[Any], options: Mapping[str, Any]) -> Table:
+        # a meld holds three cards or more: a table of more melds cannot be one deck
+        require(len(items) <= len(DECK) // 3, "too many melds", "$.table")
         melds: list[tuple[str, ...]] = []
         for i, meld in enumerate(items):
             path = f"$.table[{i}]"
@@ -603,7 +604,7 @@ class StateReader:
         score = RoundScore(
             winners=tuple(winners),
             undercut=get_field(r, "undercut", bool, path),
-            multiplier=get_field(r, "multiplier", int, path),
+            multiplier=int_field(r, "multiplier", 1, 10, path),
             differences=self.ints(
                 get_field(r, "differences", list, path), f"{path}.differences", n
             ),
@@ -615,12 +616,12 @@ class StateReader:
         gains = self.ints(get_field(r, "gains", list, path), f"{path}.gains", n)
         require(gains == score.gains, "gains do not add up", f"{path}.gains")
         return RoundRecord(
-            round=get_field(r, "round", int, path),
-            dealer=get_field(r, "dealer", int, path),
+            round=int_field(r, "round", 1, 10**6, path),
+            dealer=int_field(r, "dealer", 0, n - 1, path),
             end=end,
             closer=self.optional_seat(r, "closer", path, n),
             went_out=self.optional_seat(r, "went_out", path, n),
-            turns=get_field(r, "turns", int, path),
+            turns=int_field(r, "turns", 0, 10**6, path),
             hands=self.card_lists(get_field(r, "hands", list, path), f"{path}.hands", n),
             points=self.ints(get_field(r, "points", list, path), f"{path}.points", n, 0),
             score=score,

@@ -19,9 +19,9 @@ Method. ``solve`` first finds the most points the hand can shed with every old m
 k = 0, 1, 2, ..., until a phase with those kept melds reaches the same points (keeping melds
 only removes choices, so the first k found is the minimum).
 
-``best_phase`` runs the dynamic programme of :mod:`tapete.willie.programme` over the 45
+``best_phase`` runs the dynamic program of :mod:`tapete.willie.program` over the 45
 identities. Hand naturals are optional, table naturals required, and old wilds whose card stays
-off the table need forced slots; the programme gives, per count of free slots, the most hand
+off the table need forced slots; the program gives, per count of free slots, the most hand
 naturals played. The hand figures to play and the Willies to build are chosen afterwards so that
 every figure on the table is used (free figures = free slots + 3 x Willies). An old wild whose
 real card is in the hand is handled by trying both: play that card (and free the wild) or keep
@@ -32,8 +32,10 @@ the optimum at once; it is proven when the beam never had to drop a state or whe
 card it could. Otherwise an exact pass looks only for something strictly better (states that
 cannot beat the beam's points are dropped). A budget keeps huge positions (hands of 20+ cards
 and many figures, which only a player who never melds builds) within about a second: past
-``STATE_BUDGET`` states a step, or ``CHANGES_BUDGET`` phases in the change search, the result is
-the best found and ``Solution.proven`` is False. Everything is deterministic: no set or hash
+``STATE_BUDGET`` states a step, or ``CHANGES_BUDGET`` phases in the change search, or
+``WORK_BUDGET`` states stepped through in all (about half a second of CPython; a 17-card hand in a
+long round took 2.1 s without it), the result is the best found and ``Solution.proven`` is
+False. Everything is deterministic: no set or hash
 order decides.
 """
 
@@ -57,13 +59,24 @@ from .cards import (
 )
 from .melds import meld_problem, normalize_meld, options_of, parse_token
 from .moves import Move, Table
-from .programme import ABSENT, OPTIONAL, REQUIRED, Floor, Programme, Slot, replay, run_programme
+from .program import (
+    ABSENT,
+    OPTIONAL,
+    REQUIRED,
+    WORK,
+    Floor,
+    Program,
+    Slot,
+    replay,
+    run_program,
+)
 
 FigureOption = tuple[int, int, Counter[str], int]  # (points, cards, played per figure, Willies)
 Pick = tuple[int, int, Counter[str], int]  # (points, free slots, hand figures played, Willies)
 QUICK_BEAM = 100
 STATE_BUDGET = 6000  # states per step of the exact pass; beyond, it is a wide beam
 CHANGES_BUDGET = 400  # phases tried while looking for fewer changes
+WORK_BUDGET = 150_000  # program states a solve steps through before it stops the change search
 
 
 # -- positions ---------------------------------------------------------------------------------
@@ -175,7 +188,7 @@ def best_phase(
 
 @dataclass
 class Setup:
-    """One choice of the wilds to free, ready for the programme."""
+    """One choice of the wilds to free, ready for the program."""
 
     status: list[int]
     forced: list[int]
@@ -198,8 +211,8 @@ class Setup:
         figures = sum(self.rules.pts(f) * self.hand_figs[f] for f in FIGURES)
         return nat * self.rules.pts("R2") + figures
 
-    def run(self, floor: int | None, width: int | None) -> tuple[Programme, Pick | None]:
-        programme = run_programme(
+    def run(self, floor: int | None, width: int | None) -> tuple[Program, Pick | None]:
+        program = run_program(
             self.status,
             self.forced,
             self.max_free,
@@ -207,8 +220,8 @@ class Setup:
             self.floor(floor or 0),
             beam=width,
         )
-        return programme, choose_figures(
-            programme, self.options, len(self.freeing), self.rules.pts("R2")
+        return program, choose_figures(
+            program, self.options, len(self.freeing), self.rules.pts("R2")
         )
 
 
@@ -243,19 +256,19 @@ def prepare(
     )
 
 
-def search(setup: Setup, floor: int | None, cap: int | None) -> tuple[Programme, Pick | None, bool]:
+def search(setup: Setup, floor: int | None, cap: int | None) -> tuple[Program, Pick | None, bool]:
     """A quick beam first; unless it provably found the best, an exact pass (a wide beam past
     ``STATE_BUDGET`` states a step) looks for something better. Returns whether the result is
     proven best."""
-    programme, pick = setup.run(floor, QUICK_BEAM)
+    program, pick = setup.run(floor, QUICK_BEAM)
     upper = setup.everything() if cap is None else min(cap, setup.everything())
-    if programme.exact or (pick is not None and pick[0] >= upper):
-        return programme, pick, True
+    if program.exact or (pick is not None and pick[0] >= upper):
+        return program, pick, True
     target = floor if pick is None else max(floor or 0, pick[0] + 1)
     wide, better = setup.run(target, STATE_BUDGET)
     if better is not None and (pick is None or better[0] > pick[0]):
         return wide, better, wide.exact
-    return programme, pick, wide.exact
+    return program, pick, wide.exact
 
 
 def phase_with(
@@ -277,11 +290,11 @@ def phase_with(
     setup = prepare(
         pool_nat, pool_figs, hand_nat, hand_figs, on_table, pinnable, freeing, rules, keep_wilds
     )
-    programme, pick, proven = search(setup, floor, cap)
+    program, pick, proven = search(setup, floor, cap)
     if pick is None or (floor is not None and pick[0] < floor):
         return None, proven
     points, u, played_figs, willies = pick
-    shape = replay(programme, programme.best[u][1])
+    shape = replay(program, program.best[u][1])
     tokens = assign_figures(shape, willies, pool_figs, on_table, played_figs, rules, keep_wilds)
     if tokens is None and keep_wilds:
         raise AssertionError("kept wilds always fit")
@@ -327,12 +340,12 @@ def figure_options(
 
 
 def choose_figures(
-    programme: Programme, options: list[list[FigureOption]], freeing: int, nat_pts: int
+    program: Program, options: list[list[FigureOption]], freeing: int, nat_pts: int
 ) -> tuple[int, int, Counter[str], int] | None:
-    """The best (points, free slots, hand figures played, Willies) the programme allows."""
+    """The best (points, free slots, hand figures played, Willies) the program allows."""
     best: tuple[int, int, Counter[str], int] | None = None
-    for u in sorted(programme.best):
-        value = programme.best[u][0]
+    for u in sorted(program.best):
+        value = program.best[u][0]
         for fig_points, cards, played, willies in options[u]:
             if value + freeing + cards == 0:
                 continue
@@ -378,7 +391,7 @@ def assign_figures(
 
     for fig in sorted(forced, key=lambda f: (f.declared or 0, f.card)):
         if not fill(fig, fig.declared or 0):
-            raise AssertionError("the programme left no slot for a forced wild")
+            raise AssertionError("the program left no slot for a forced wild")
     rank = {"plain": 0, "hand": 1, "wild": 2}
     free.sort(key=lambda f: rank[f.origin])
     out: list[tuple[str, ...]] = []
@@ -484,6 +497,7 @@ def cached_solve(
     melds: tuple[tuple[str, ...], ...], hand: tuple[str, ...], rules: Rules, exact: bool
 ) -> Solution | None:
     every = list(range(len(melds)))
+    WORK[0] = 0
     full, proven = best_phase(melds, hand, every, rules)
     if full is None:
         return None
@@ -494,7 +508,7 @@ def cached_solve(
     for k in range(best.changes):
         for broken in combinations(every, k):
             calls += 1
-            if calls > CHANGES_BUDGET:
+            if calls > CHANGES_BUDGET or WORK[0] > WORK_BUDGET:
                 return replace(best, proven=False)
             candidate, sure = best_phase(melds, hand, broken, rules, full.points, full.points)
             proven = proven and sure

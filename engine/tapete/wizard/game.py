@@ -21,11 +21,12 @@ deals the same cards in every round whatever happened before.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
+from ..bots import BotFn
 from ..core import (
     Game,
     OptionSpec,
@@ -37,6 +38,7 @@ from ..core import (
     state_header,
 )
 from ..errors import BadOptionError, IllegalMoveError, InvalidMoveError, describe
+from ..numbers import whole_text
 from ..rng import Rng
 from .cards import (
     DECK,
@@ -69,6 +71,7 @@ OPTIONS = (
 )
 
 Play = tuple[int, str]  # (seat, card)
+HintFn = Callable[[Any, Any, int], dict[str, Any]]  # (game, state, seat) -> hint
 T = TypeVar("T")  # a card, as its text code or as a number
 
 
@@ -154,6 +157,15 @@ def draw_first_dealer(seed: str, players: int) -> tuple[int, tuple[tuple[Play, .
         attempt += 1
 
 
+def first_dealer_of(
+    seed: str, options: Mapping[str, Any], players: int
+) -> tuple[int, tuple[tuple[Play, ...], ...]]:
+    """The first dealer and the draws that chose them: both follow from the seed."""
+    if options["first_dealer"] == "RANDOM":
+        return Rng.derive("wizard", seed, "first_dealer").below(players), ()
+    return draw_first_dealer(seed, players)
+
+
 class Wizard(Game[WizardState, Move]):
     id = "wizard"
     min_players = 3
@@ -164,16 +176,13 @@ class Wizard(Game[WizardState, Move]):
     cards_total = len(DECK)
     past_view_keys = ("history", "first_dealer_draws", "last_trick")  # may be last round's
 
-    def __init__(self) -> None:
-        from .ai import easy_bot, hard_bot, normal_bot
-        from .bots import heuristic_bot
-
-        self.bots = {
-            "heuristic": heuristic_bot,
-            "easy": easy_bot,
-            "normal": normal_bot,
-            "hard": hard_bot,
-        }
+    def __init__(
+        self, bots: Mapping[str, BotFn] | None = None, hinter: HintFn | None = None
+    ) -> None:
+        """The rules; ``bots`` (level -> bot) and ``hinter`` are given by the caller: the bots
+        import this module, so it imports none of them (``levels.GAME`` is the served game)."""
+        self.bots = dict(bots or {})
+        self.hinter = hinter
 
     # -- options and setup -------------------------------------------------------------------
 
@@ -189,11 +198,7 @@ class Wizard(Game[WizardState, Move]):
             )
 
     def setup(self, seed: str, options: dict[str, Any], players: int) -> WizardState:
-        if options["first_dealer"] == "RANDOM":
-            first = Rng.derive("wizard", seed, "first_dealer").below(players)
-            draws: tuple[tuple[Play, ...], ...] = ()
-        else:
-            first, draws = draw_first_dealer(seed, players)
+        first, draws = first_dealer_of(seed, options, players)
         empty = WizardState(
             seed=seed,
             players=players,
@@ -454,11 +459,12 @@ class Wizard(Game[WizardState, Move]):
         }
 
     def hint(self, state: WizardState, seat: int) -> dict[str, Any]:
-        """The normal bot's move with its expected points (and tricks, for a bid)."""
-        from .ai import hint
-
+        """The ``hinter``'s answer (``levels.GAME``: the normal bot's move with its expected
+        points, and tricks for a bid); without one, the base class's hint."""
+        if self.hinter is None:
+            return super().hint(state, seat)
         self.check_turn(state, seat)
-        return hint(self, state, seat)
+        return self.hinter(self, state, seat)
 
     def hidden_cards(self, state: WizardState, seat: int | None) -> list[str]:
         others = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
@@ -503,9 +509,10 @@ class Wizard(Game[WizardState, Move]):
             )
         kind, value = parts
         if kind == "bid":
-            if not value.isdigit() or len(value) > 2:
+            bid = whole_text(value, 0, len(DECK))
+            if bid is None or value.startswith("-"):
                 raise InvalidMoveError(f"a bid is a whole number; got {describe(value)}")
-            return Move("bid", int(value))
+            return Move("bid", bid)
         if kind == "play":
             if value not in DECK_SET:
                 raise InvalidMoveError(f"not a Wizard card: {describe(value)}", card=value[:12])
@@ -728,10 +735,9 @@ class StateReader:
         tricks = self.ints(get_field(d, "tricks", list, "$"), "$.tricks", n, 0, number)
         leader = int_field(d, "leader", 0, n - 1)
         trick = self.plays(get_field(d, "trick", list, "$"), "$.trick", n)
-        played = tuple(
-            self.plays(t, f"$.played[{i}]", n)
-            for i, t in enumerate(get_field(d, "played", list, "$"))
-        )
+        tricks_played = get_field(d, "played", list, "$")
+        require(len(tricks_played) <= number, "more tricks than cards in a hand", "$.played")
+        played = tuple(self.plays(t, f"$.played[{i}]", n) for i, t in enumerate(tricks_played))
         last_trick = self.plays(get_field(d, "last_trick", list, "$"), "$.last_trick", n)
         last_winner = d.get("last_winner")
         require(
@@ -745,14 +751,16 @@ class StateReader:
             "$.last_winner",
         )
         scores = self.ints(get_field(d, "scores", list, "$"), "$.scores", n, -(10**6), 10**6)
-        history = tuple(
-            self.record(r, f"$.history[{i}]", n)
-            for i, r in enumerate(get_field(d, "history", list, "$"))
-        )
-        draws = tuple(
-            self.plays(t, f"$.first_dealer_draws[{i}]", n)
-            for i, t in enumerate(get_field(d, "first_dealer_draws", list, "$"))
-        )
+        rows = get_field(d, "history", list, "$")
+        require(len(rows) <= number, "more rows than rounds", "$.history")  # before reading them
+        history = tuple(self.record(r, f"$.history[{i}]", n) for i, r in enumerate(rows))
+        dealt_first, drawn = first_dealer_of(seed, options, n)
+        require(first == dealt_first, "the seed chose another first dealer", "$.first_dealer")
+        redraws = get_field(d, "first_dealer_draws", list, "$")
+        where = "$.first_dealer_draws"
+        require(len(redraws) == len(drawn), "not the seed's first-dealer draws", where)
+        draws = tuple(self.plays(t, f"$.first_dealer_draws[{i}]", n) for i, t in enumerate(redraws))
+        require(draws == drawn, "not the seed's first-dealer draws", where)
         state = WizardState(
             seed=seed,
             players=n,
@@ -841,7 +849,7 @@ class StateReader:
 
     def record(self, r: Any, path: str, n: int) -> RoundRecord:
         require(isinstance(r, dict), "a score-sheet row is an object", path)
-        number = get_field(r, "round", int, path)
+        number = int_field(r, "round", 1, len(DECK), path)
         trump = r.get("trump")
         require(trump is None or trump in SUITS, "trump must be a suit or null", f"{path}.trump")
         trump_card = r.get("trump_card")
@@ -852,7 +860,7 @@ class StateReader:
         )
         return RoundRecord(
             round=number,
-            dealer=get_field(r, "dealer", int, path),
+            dealer=int_field(r, "dealer", 0, n - 1, path),
             trump=trump,
             trump_card=trump_card,
             bids=self.ints(get_field(r, "bids", list, path), f"{path}.bids", n, 0, 20),
@@ -944,6 +952,3 @@ class StateReader:
             require(all(made), "every bid is made before play", "$.bids")
             if s.trump_card is not None and is_wizard(s.trump_card):
                 require(s.trump is not None, "the dealer must have chosen trump", "$.trump")
-
-
-GAME = Wizard()

@@ -7,8 +7,8 @@ setting    a game's options (knobs) plus the player counts and bot levels to use
 run        ``games`` games of one setting; game ``i`` is dealt from the seed ``"{seed}-{i}"``
            and the bots of game ``i`` draw from streams named by ``i``, so a run is fully
            reproducible from (game, setting, seed, games): that is what a shared link holds
-record     what one finished game leaves behind (:mod:`tapete.lab_records`)
-summary    the numbers of a run (:mod:`tapete.lab_stats`): rounds per game, turns per round,
+record     what one finished game leaves behind (:mod:`tapete.lab.records`)
+summary    the numbers of a run (:mod:`tapete.lab.stats`): rounds per game, turns per round,
            how rounds end (closing, going out, empty stock), how often the closer wins or is
            undercut, the spread of the scores, the games per player count; with histograms
 
@@ -18,35 +18,34 @@ Use from Python::
     b = run(LabConfig.make(games=200, seed="S", options={"hand_size": 10, "close_threshold": 5}))
     print(markdown([a, b]))
 
-or from the command line (the same table)::
+or from the command line (the same table, :mod:`tapete.lab.__main__`)::
 
     python -m tapete.lab willie --players 2 --games 200 --seed S --set hand_size=10 \\
         --vs close_threshold=5
 
 ``--vs`` describes the second setting as changes to the first. ``run`` takes a ``progress``
-callback ``(done, total)`` and a ``should_stop`` callable, polled between games: a stopped run
+callback ``(done, total)`` and a ``should_stop`` callable, polled between moves: a stopped run
 keeps the games finished so far. The page runs a lab in chunks through the worker
-(:mod:`tapete.lab_ops`), so it can show progress and stop between chunks.
+(:mod:`tapete.lab.ops`), so it can show progress and stop between chunks.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import get_game
-from .bots import choose_move
-from .errors import BadOptionError, BadRequestError, describe
-from .lab_records import GameRecord, RoundRow
-from .lab_stats import markdown as table_lines
-from .lab_stats import summarize, table_cells
+from .. import get_game
+from ..bots import choose_move
+from ..errors import BadOptionError, BadRequestError, describe
+from .records import GameRecord, RoundRow
+from .stats import markdown as table_lines
+from .stats import summarize, table_cells
 
+LAB_GAMES = ("willie",)  # the numbers are a closing rummy's: how rounds end, who closed
 MAX_GAMES = 100_000
 MAX_MOVES = 20_000  # per game: a safety net, never reached in practice
 Progress = Callable[[int, int], None]
@@ -85,6 +84,11 @@ class LabConfig:
     ) -> LabConfig:
         """A checked configuration (``bad_option`` for anything a game would refuse)."""
         engine = get_game(game)
+        if game not in LAB_GAMES:
+            raise BadOptionError(
+                f"the lab plays {', '.join(LAB_GAMES)}; it has no numbers for {game}",
+                option="game",
+            )
         counts = (players,) if isinstance(players, int) else _short_list(players)
         if not counts:
             raise BadOptionError(
@@ -157,23 +161,49 @@ class LabResult:
     records: list[GameRecord] = field(default_factory=list)
     stopped: bool = False
     seconds: float = 0.0
+    paused: Paused | None = None
 
     def summary(self) -> dict[str, Any]:
         return summarize(self.records)
 
 
-def play_game(config: LabConfig, index: int) -> GameRecord:
-    """Game ``index`` of the run: dealt from ``{seed}-{index}``, bots seeded by the index."""
+@dataclass(frozen=True)
+class Paused:
+    """A game of the run stopped between two moves when a chunk's budget ran out: the next chunk
+    goes on from ``state`` after ``moves`` moves (the bots' choices are seeded by the index and
+    the move number, so the game ends exactly as if it had never stopped)."""
+
+    index: int
+    moves: int
+    state: Any
+
+    def to_json(self, engine: Any) -> dict[str, Any]:
+        return {"index": self.index, "moves": self.moves, "state": engine.to_json(self.state)}
+
+
+def play_game(
+    config: LabConfig,
+    index: int,
+    over_budget: ShouldStop | None = None,
+    paused: Paused | None = None,
+) -> GameRecord | Paused:
+    """Game ``index`` of the run: dealt from ``{seed}-{index}``, bots seeded by the index; from
+    ``paused`` when it is given. When ``over_budget`` answers True after a move, the game stops
+    there and is answered as :class:`Paused` (so every call plays at least one move)."""
     engine = get_game(config.game)
     players = config.players[index % len(config.players)]
-    state = engine.new_game(f"{config.seed}-{index}", config.option, players)
-    moves = 0
+    if paused is None:
+        state, moves = engine.new_game(f"{config.seed}-{index}", config.option, players), 0
+    else:
+        state, moves = paused.state, paused.moves
     while (seat := engine.to_move(state)) is not None and moves < MAX_MOVES:
         level = config.levels[seat % len(config.levels)]
         state = engine.apply(state, seat, choose_move(engine, state, seat, level, (index, moves)))
         moves += 1
+        if over_budget is not None and engine.to_move(state) is not None and over_budget():
+            return Paused(index, moves, state)
     outcome = engine.outcome(state)
-    rows = tuple(round_row(row) for row in getattr(state, "history", ()))
+    rows = tuple(round_row(row) for row in state.history)
     if outcome is None:
         return GameRecord(index, players, rows, (), (), False)
     scores = tuple(float(s) for s in outcome.scores)
@@ -194,16 +224,20 @@ def run(
     should_stop: ShouldStop | None = None,
     start: int = 0,
     count: int | None = None,
+    paused: Paused | None = None,
 ) -> LabResult:
-    """Play games ``start`` .. ``start + count - 1`` of the run (all of them by default)."""
+    """Play games ``start`` .. ``start + count - 1`` of the run (all of them by default), the
+    first one from ``paused`` when given. ``should_stop`` is polled between moves: a stopped
+    run keeps the games finished so far, and the game it stopped in as ``result.paused``."""
     began = time.perf_counter()
     total = config.games - start if count is None else min(count, config.games - start)
     result = LabResult(config)
     for done in range(total):
-        if should_stop is not None and should_stop():
-            result.stopped = True
+        outcome = play_game(config, start + done, should_stop, paused if done == 0 else None)
+        if isinstance(outcome, Paused):
+            result.stopped, result.paused = True, outcome
             break
-        result.records.append(play_game(config, start + done))
+        result.records.append(outcome)
         if progress is not None:
             progress(done + 1, total)
     result.seconds = time.perf_counter() - began
@@ -234,73 +268,3 @@ def markdown(results: Sequence[LabResult]) -> str:
             f"{result.seconds:.1f} s" + ("; stopped early" if result.stopped else "")
         )
     return "\n".join(lines)
-
-
-# -- command line -------------------------------------------------------------------------------
-
-
-def parse_knobs(pairs: Sequence[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for pair in pairs:
-        name, eq, value = pair.partition("=")
-        if not eq or not name:
-            raise BadOptionError(f"a knob is name=value; got {describe(pair)}")
-        out[name] = value
-    return out
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m tapete.lab", description="Seeded bot-vs-bot games and their numbers."
-    )
-    parser.add_argument("game", nargs="?", default="willie")
-    parser.add_argument("--players", default="2", help="a count, or several: 2,3")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", default="LAB")
-    parser.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE")
-    parser.add_argument(
-        "--vs",
-        action="append",
-        default=[],
-        metavar="KNOB=VALUE",
-        help="a second setting: the first one with these changes",
-    )
-    parser.add_argument("--levels", default="normal", help="bot level per seat: normal,easy")
-    parser.add_argument("--json", action="store_true", help="print the summaries as JSON")
-    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    args = parser.parse_args(argv)
-    try:
-        players = [int(p) for p in args.players.split(",")]
-        base = parse_knobs(args.set)
-        configs = [
-            LabConfig.make(args.game, players, args.games, args.seed, base, args.levels.split(","))
-        ]
-        if args.vs:
-            other = {**base, **parse_knobs(args.vs)}
-            configs.append(
-                LabConfig.make(
-                    args.game, players, args.games, args.seed, other, args.levels.split(",")
-                )
-            )
-    except (BadOptionError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    results = []
-    for letter, config in zip("AB", configs, strict=False):  # progress names the setting
-
-        def report(done: int, total: int, letter: str = letter) -> None:
-            if not args.quiet and (done == total or done % max(1, total // 20) == 0):
-                print(f"\r{letter}: {done}/{total} games", end="", file=sys.stderr, flush=True)
-
-        results.append(run(config, report))
-        if not args.quiet:
-            print(file=sys.stderr)
-    if args.json:
-        print(json.dumps([as_json(r) for r in results], indent=2))
-    else:
-        print(markdown(results))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

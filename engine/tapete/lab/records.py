@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import BadRequestError, describe
+from ..errors import BadRequestError, describe
 
 MAX_SEATS = 8
 MAX_ROUNDS = 10_000

@@ -1,6 +1,6 @@
 """A tally: the games of a lab run counted into multisets, so the counts of two chunks add up
 exactly to the counts of both (integer addition), whatever the chunk sizes and their order.
-The summary (:mod:`tapete.lab_stats`) is computed from a tally alone, so the page, which adds up
+The summary (:mod:`tapete.lab.stats`) is computed from a tally alone, so the page, which adds up
 chunk tallies, and the command line, which tallies all the records at once, print the same.
 
 Glossary:
@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .errors import BadRequestError, describe
-from .lab_records import GameRecord
+from ..errors import BadRequestError, describe
+from .records import GameRecord
 
 COUNTS = ("games", "finished", "closes", "closer_won", "undercut", "drawn")
 # players: players per finished game; ends: how each round ended; rounds_per_game; turns: turns

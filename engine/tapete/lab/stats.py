@@ -9,7 +9,7 @@ round score what the round's best-scoring seat gained in it (differences, underc
 histogram   {bin: count}: bins are the lower edges (``"5"`` holds 5 to 9.99 for width 5),
             written as text and sorted by value
 
-The summary is computed from a tally (:mod:`tapete.lab_tally`) with exact fractions, so it
+The summary is computed from a tally (:mod:`tapete.lab.tally`) with exact fractions, so it
 depends only on the set of games counted: the same whichever chunks they were played in.
 """
 
@@ -21,8 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from .lab_records import GameRecord
-from .lab_tally import Tally, tally_of
+from .records import GameRecord
+from .tally import Tally, tally_of
 
 # (summary key, row title, kind): the rows of the table, in order
 ROWS: tuple[tuple[str, str, str], ...] = (

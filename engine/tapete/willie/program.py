@@ -1,4 +1,4 @@
-"""The dynamic programme behind the Willie solver: which cards can go down, and how.
+"""The dynamic program behind the Willie solver: which cards can go down, and how.
 
 Glossary:
 
@@ -19,10 +19,10 @@ state       a packed integer: the runset of each suit (5 x 5 bits), the free slo
             optional naturals played
 floor       a bound: drop a state whose value, plus every optional natural still to come, plus
             the best figure points its slot count allows, cannot reach the floor's points
-beam        keep only the most promising states of each step (a quick heuristic); a programme
+beam        keep only the most promising states of each step (a quick heuristic); a program
             that never drops a state this way is exact
 
-The programme walks the identities rank by rank (2..10) and, within a rank, suit by suit; after
+The program walks the identities rank by rank (2..10) and, within a rank, suit by suit; after
 each rank the plan must form valid groups. It returns, per count of free slots, the most
 optional naturals, and a way back to the melds (``replay``).
 """
@@ -257,22 +257,27 @@ class Floor:
 
 
 @dataclass
-class Programme:
-    """One run of the programme: per free-slot count, the best value and its final state."""
+class Program:
+    """One run of the program: per free-slot count, the best value and its final state."""
 
     best: dict[int, tuple[int, int]]
     back: list[dict[int, tuple[int, Any]]]
     exact: bool  # False when a beam dropped states
 
 
-def run_programme(
+# the states every run has stepped through, for the solver's budget (it resets and reads it;
+# the engine is single-threaded, in CPython as in the browser's worker)
+WORK = [0]
+
+
+def run_program(
     status: Sequence[int],
     forced: Sequence[int],
     max_free: int,
     gmax: int,
     floor: Floor | None = None,
     beam: int | None = None,
-) -> Programme:
+) -> Program:
     """Walk the identities; with ``floor`` drop hopeless states, with ``beam`` keep that many."""
     optional_after = [0] * 45
     left = 0
@@ -284,6 +289,7 @@ def run_programme(
     states: dict[int, int] = {0: 0}
     back: list[dict[int, tuple[int, Any]]] = []
     exact = True
+    WORK[0] += 1
     for r in range(9):
         avail = sum(1 << s for s in range(5) if status[s * 9 + r] != ABSENT)
         steps = plan_steps(avail, gmax)
@@ -296,6 +302,7 @@ def run_programme(
             params = (status[idx], forced[idx], x1, x2, here and others >= 1, min(2, others // 2))
             need = floor.needs(optional_after[idx], max_free) if floor is not None else None
             states = step_suit(states, back, s, params, max_free, steps[s], need)
+            WORK[0] += len(states)
             if beam is not None and len(states) > beam:
                 states = keep_best(states, beam, hopes, floor.natural_points if floor else 1)
                 exact = False
@@ -306,7 +313,7 @@ def run_programme(
             u = key >> U_SHIFT & U_MASK
             if u not in best or value > best[u][0]:
                 best[u] = (value, key)
-    return Programme(best, back, exact)
+    return Program(best, back, exact)
 
 
 def step_suit(
@@ -399,11 +406,11 @@ def keep_best(states: dict[int, int], beam: int, hopes: list[int], pts: int) -> 
     return dict(sorted(states.items(), key=promise, reverse=True)[:beam])
 
 
-def replay(programme: Programme, final: int) -> list[list[Slot]]:
+def replay(program: Program, final: int) -> list[list[Slot]]:
     """The melds of the best path to ``final``: naturals and wild slots (identities)."""
     path: list[Any] = []
     key = final
-    for links in reversed(programme.back):
+    for links in reversed(program.back):
         key, info = links[key]
         path.append(info)
     path.reverse()

@@ -13,6 +13,8 @@ globalThis.localStorage = {
 };
 
 const { HostSession, loadTable } = await import("../../web/net/host.js");
+const { encodeAnswer, parseSdp } = await import("../../web/net/pairing.js");
+const { PROTOCOL_VERSION } = await import("../../web/net/protocol.js");
 
 class FakeEngine {
   constructor() {
@@ -158,4 +160,40 @@ test("the table is saved with its tokens and secret, and a finished game is not"
   host.save();
   assert.equal(loadTable(), null);
   host.stop();
+});
+
+// An answer's SDP as headless Chromium made it (iceServers: [], an mDNS host name).
+const ANSWER_SDP = [
+  "v=0", "o=- 8176714532816057782 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
+  "m=application 9 UDP/DTLS/SCTP webrtc-datachannel", "c=IN IP4 0.0.0.0",
+  "a=candidate:4097426268 1 udp 2113937151 ec7dac4c-4ede-4b2e-b6a7-d333ba8ad12d.local 58058 typ host generation 0 network-cost 999",
+  "a=ice-ufrag:K55k", "a=ice-pwd:GEg9PfeFpLyldywGoX9Vz5Ch",
+  "a=fingerprint:sha-256 88:F7:35:93:FA:BE:5D:C2:9D:85:77:55:CD:34:45:BC:19:F5:E5:A7:AB:46:57:27:3F:58:08:AC:B9:0B:E0:EB",
+  "a=setup:active", "a=mid:0", "a=sctp-port:5000", "a=max-message-size:262144", "",
+].join("\r\n");
+
+test("a guest whose hello comes before the host's accept() resolves stays connected", async (t) => {
+  // On a loaded device the data channel can open, and the guest's hello arrive, before
+  // setRemoteDescription's promise settles; the seat must not fall back to "pairing" then.
+  const { host } = table();
+  const seat = host.remote.get(0);
+  seat.status = "pairing";
+  seat.pairing = "0badf00d";
+  let settle;
+  const link = new FakeLink();
+  link.pc = { signalingState: "have-local-offer" };
+  link.accept = () => new Promise((resolve) => { settle = resolve; });
+  link.opened = () => Promise.resolve();
+  seat.link = link;
+  const answer = encodeAnswer({ seat: 0, pairing: "0badf00d", transport: parseSdp(ANSWER_SDP) });
+  t.after(() => host.stop());
+  const accepted = host.acceptAnswer(answer);
+  const hello = { type: "hello", v: PROTOCOL_VERSION, seat: 0, token: seat.token, lang: "es" };
+  host.receive(seat, link, JSON.stringify(hello));
+  await new Promise((resolve) => setTimeout(resolve, 0)); // the hello's welcome is sent
+  assert.equal(seat.status, "connected");
+  assert.equal(link.of("welcome").length, 1);
+  settle();
+  assert.equal(await accepted, 0);
+  assert.equal(seat.status, "connected");
 });

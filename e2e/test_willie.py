@@ -260,6 +260,12 @@ def test_three_players_draw_three_times_and_every_card_is_shown(
                     f"[data-testid=table][data-phase=meld][data-draws='{draw}'][data-my-turn=true]"
                 )
                 page.click("[data-testid=pass]")
+        # The table says "not my turn" while the engine works too: wait for the third card.
+        wait_until(
+            page,
+            "document.querySelector('[data-testid=hand-size-0]')?.textContent"
+            f" === '×{10 + 3 * (turn + 1)}'",
+        )
         page.wait_for_selector("[data-testid=table][data-my-turn=false]")
         counted = page.evaluate(
             """() => {

@@ -100,6 +100,7 @@ def test_lobo_new_game_selection_undo_reload_and_hint_game(new_context: Any, app
     played = [play_by_hint(page, odds_shot="lobo-03-hint-odds")]
     played.append(play_by_hint(page))
     hand, wolf = cards(page, "hand-card"), cards(page, "wolf-card")
+    wait_until(page, SAVED_MOVES % 2)  # the save is written after the move is shown
     page.reload()
     wait_ready(page)
     page.wait_for_selector("[data-testid=table][data-my-turn=true]", timeout=90_000)

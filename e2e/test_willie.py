@@ -164,18 +164,20 @@ def test_turn_with_a_wild_an_illegal_meld_a_close_and_the_round_sheet(
     shot(page, "willie-06-round-sheet")
     page.click("[data-testid=round-continue]")
     wait_until(page, "document.querySelector('[data-testid=table][data-round=\"2\"]')", 60)
-    # a bot may close round 2 at once, and its round sheet then takes the place of the scores
-    for _ in range(3):
-        page.click("[data-testid=show-scores]")
+    # A bot may close round 2 at once (its round sheet then comes first), or even end the game
+    # (the game-over screen then shows the score sheet); else the table's Scores button does.
+    for _ in range(6):
         shown = wait_until(
             page,
             "document.querySelector(\"[data-testid=score-sheet] tr[data-round='1']\") ? 'sheet'"
-            " : document.querySelector('[data-testid=round-summary]') ? 'round' : ''",
-            30,
+            " : document.querySelector('[data-testid=round-summary]') ? 'round'"
+            " : document.querySelector('[data-testid=show-scores]') ? 'table' : ''",
+            60,
         )
         if shown == "sheet":
             break
-        page.click("[data-testid=round-continue]")
+        button = "round-continue" if shown == "round" else "show-scores"
+        page.click(f"[data-testid={button}]")
     assert page.locator("[data-testid=score-sheet] tr[data-round='1']").count() == 1
 
 
@@ -260,18 +262,20 @@ def test_three_players_draw_three_times_and_every_card_is_shown(
                     f"[data-testid=table][data-phase=meld][data-draws='{draw}'][data-my-turn=true]"
                 )
                 page.click("[data-testid=pass]")
-        page.wait_for_selector("[data-testid=table][data-my-turn=false]")
-        counted = page.evaluate(
-            """() => {
-              const sizes = [0, 1, 2].map(s => Number(document.querySelector(
-                `[data-testid=hand-size-${s}]`).textContent.slice(1)));
+        # The table says "not my turn" while the engine works too, and a bot may close the
+        # round soon after: count every card at the one moment the third draw is shown.
+        counted = wait_until(
+            page,
+            f"""(() => {{
+              const size = (s) => Number(document.querySelector(
+                `[data-testid=hand-size-${{s}}]`)?.textContent.slice(1));
+              if (size(0) !== {10 + 3 * (turn + 1)}) return null;
               const stock = Number(document.querySelector('[data-testid=stock]').dataset.count);
               const table = document.querySelectorAll('[data-testid=table-tile]').length;
-              return sizes.reduce((a, b) => a + b, 0) + stock + table;
-            }"""
+              return [0, 1, 2].map(size).reduce((a, b) => a + b, 0) + stock + table;
+            }})()""",
         )
         assert counted == 54
-        assert page.inner_text("[data-testid=hand-size-0]") == f"×{10 + 3 * (turn + 1)}"
 
 
 def test_a_wild_moved_on_the_table_keeps_its_declaration(new_context: Any, app_url: str) -> None:

@@ -99,7 +99,7 @@ export async function renderMyGames(root, p) {
   const actions = (entry) => [openLink(entry), ...(p.extraActions ? p.extraActions(entry) : []), deleteButton(entry)];
 
   const status = h("div", { class: "transfer-status", role: "status", "aria-live": "polite", dataset: { testid: "transfer-status" } }, p.notice || null);
-  const fileInput = h("input", { type: "file", accept: "application/json,.json", class: "visually-hidden", tabindex: "-1", dataset: { testid: "import-file" } });
+  const fileInput = h("input", { type: "file", accept: "application/json,.json", class: "visually-hidden", tabindex: "-1", "aria-label": t("transfer.import"), dataset: { testid: "import-file" } });
   fileInput.addEventListener("change", () => {
     const file = fileInput.files && fileInput.files[0];
     fileInput.value = "";

@@ -1,0 +1,144 @@
+"""Accessibility, measured: axe-core finds no serious or critical violation on any screen.
+
+One page per language walks every screen a player meets: home (bare, with the settings menu
+open, with saved games), the new-game form of each game, each table mid-game (Wizard bidding
+after the first-dealer draw and playing, Rummikub with melds on the table and its hint,
+Willie, Lobo), the dialogs (score sheet, share, round summary, delete), each game's end, the
+saved-games page, a replay, the lab with results, the rules pages and the devices help. Games
+come from seeded links or from records the engine's bots played (e2e/records.py), planted in
+IndexedDB. The failure lists each violation's rule, impact, targets and screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from a11y_helpers import Audit, axe_script
+from records import bot_record
+from ui_helpers import open_link, plant_game, wait_my_turn, wait_ready, wait_until
+
+WIZARD = "#/wizard?seed=E2E3&players=3&bots=1:heuristic,2:random"
+LAB = "#/lab/willie?seed=A11Y&games=1&players=2&levels=easy&a="
+RULES = ("wizard", "rummikub", "willie", "lobo", "devices")
+GAMES = ("wizard", "rummikub", "willie", "lobo")
+
+
+def finished_games() -> dict[str, dict[str, Any]]:
+    """A whole game of each, played by the bots (the records test_my_games plays too)."""
+    return {
+        "wizard": bot_record("wizard", "A11Y", ("random", "random")),
+        "rummikub": bot_record("rummikub", "MG4", ("random",)),
+        "willie": bot_record("willie", "MG5", ("random",)),
+        "lobo": bot_record("lobo", "MG6", options={"difficulty": "EASY"}),
+    }
+
+
+def mid_games() -> dict[str, dict[str, Any]]:
+    """Games stopped where seat 0 is to move with cards or tiles on the table."""
+    return {
+        "rummikub": bot_record("rummikub", "MG4", ("random",), limit=18),  # 5 melds laid
+        "willie": bot_record("willie", "MG5", ("random",), limit=6),  # melding, 4 on the table
+        "lobo": bot_record("lobo", "MG6", limit=1, options={"difficulty": "EASY"}),
+    }
+
+
+@pytest.fixture(scope="module")
+def axe() -> str:
+    return axe_script()
+
+
+def wait_table(page: Any) -> None:
+    wait_until(
+        page,
+        "document.querySelector('[data-testid=table][data-my-turn=true], "
+        "[data-testid=rummikub-table][data-my-turn=true]')",
+    )
+
+
+def play_screens(page: Any, audit: Audit, app_url: str) -> None:
+    """Wizard live from a link: bidding, playing, the score sheet, share, the round's end."""
+    open_link(page, app_url, WIZARD)
+    wait_my_turn(page, "bid")
+    page.wait_for_selector("[data-testid=first-dealer-draw]")
+    audit.check("wizard: bidding, with the first-dealer draw")
+    page.click("[data-testid=bid].legal")
+    wait_my_turn(page, "play")
+    audit.check("wizard: playing")
+    page.click("[data-testid=show-scores]")
+    page.wait_for_selector("[data-testid=scores]")
+    audit.check("wizard: score sheet dialog")
+    page.click("[data-testid=close-scores]")
+    page.click("[data-testid=share]")
+    page.wait_for_selector("[data-testid=share-dialog]")
+    audit.check("wizard: share dialog")
+    page.click("[data-testid=share-close]")
+    page.click("[data-testid=hand-card].legal")  # round 1 has one card: the round ends
+    page.wait_for_selector("[data-testid=round-summary]")
+    audit.check("wizard: round summary dialog")
+    page.click("[data-testid=round-continue]")
+
+
+def planted_screens(page: Any, audit: Audit, app_url: str) -> None:
+    """Tables mid-game, each game's end, saved games, a replay, from planted records."""
+    mid = {game: plant_game(page, record) for game, record in mid_games().items()}
+    over = {
+        game: plant_game(page, record, status="finished")
+        for game, record in finished_games().items()
+    }
+    for game, game_id in mid.items():
+        page.goto(app_url + f"#/play/{game_id}")
+        wait_table(page)
+        audit.check(f"{game}: table mid-game")
+    page.click("[data-testid=hint]")  # Lobo's hint with its odds
+    page.wait_for_selector("[data-testid=hint-panel]", timeout=60_000)
+    audit.check("lobo: hint panel")
+    for game, game_id in over.items():
+        page.goto(app_url + f"#/play/{game_id}")
+        page.wait_for_selector("[data-testid=game-over]", timeout=60_000)
+        audit.check(f"{game}: game over")
+    page.goto(app_url + "#/games")
+    page.wait_for_selector("[data-testid=history-row]")
+    audit.check("saved games")
+    page.goto(app_url + f"#/replay/{over['wizard']}")
+    page.wait_for_selector("[data-testid=replay-board] > *")
+    audit.check("replay")
+    page.goto(app_url + "#/")
+    page.wait_for_selector("[data-testid=kept-game]")
+    audit.check("home, with saved games")
+    page.click("[data-testid=delete-game]")
+    page.wait_for_selector("[data-testid=delete-dialog]")
+    audit.check("home: delete dialog")
+    page.click("[data-testid=cancel-delete]")
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_every_screen_has_no_serious_violation(
+    new_context: Any, app_url: str, axe: str, language: str
+) -> None:
+    context = new_context()
+    context.add_init_script(f"localStorage.setItem('tapete.lang', '{language}');")
+    page = context.new_page()
+    audit = Audit(page, axe, language)
+    page.goto(app_url)
+    wait_ready(page)
+    page.wait_for_selector("[data-testid=home]")
+    audit.check("home")
+    page.click("[data-testid=settings] summary")
+    audit.check("settings menu")
+    page.click("[data-testid=settings] summary")
+    for game in GAMES:
+        page.goto(app_url + f"#/new/{game}")
+        page.wait_for_selector("[data-testid=new-game-form]")
+        audit.check(f"{game}: new game")
+    play_screens(page, audit, app_url)
+    planted_screens(page, audit, app_url)
+    page.goto(app_url + LAB)
+    page.wait_for_selector("[data-testid=lab][data-state=done]", timeout=90_000)
+    audit.check("lab, with results")
+    for name in RULES:
+        page.goto(app_url + f"rules/{name}.{language}.html")
+        audit.check(f"rules: {name}")
+    if audit.found:
+        pytest.fail(audit.report(), pytrace=False)

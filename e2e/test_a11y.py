@@ -142,3 +142,54 @@ def test_every_screen_has_no_serious_violation(
         audit.check(f"rules: {name}")
     if audit.found:
         pytest.fail(audit.report(), pytrace=False)
+
+
+# The longest computed transition and animation durations on the table, in seconds.
+MOTION = """() => {
+  const seconds = (text) => Math.max(0, ...text.split(",").map((part) =>
+    (parseFloat(part) || 0) * (part.trim().endsWith("ms") ? 0.001 : 1)));
+  let transition = 0;
+  let animation = 0;
+  const play = document.querySelector("[data-testid=play]");
+  for (const element of [play, ...play.querySelectorAll("*")]) {
+    const style = getComputedStyle(element);
+    transition = Math.max(transition, seconds(style.transitionDuration));
+    animation = Math.max(animation, seconds(style.animationDuration));
+  }
+  return {motion: document.documentElement.dataset.motion, transition, animation};
+}"""
+
+
+def set_motion(page: Any, value: str) -> None:
+    page.click("[data-testid=settings] summary")
+    page.select_option("[data-testid=motion-select]", value)
+    page.click("[data-testid=settings] summary")
+
+
+def test_reduced_motion_follows_the_system_and_the_setting_overrides_it(
+    new_context: Any, app_url: str
+) -> None:
+    # fast bots, without overwriting the saved settings at each load (the reload below)
+    context = new_context(fast=False, reduced_motion="reduce")
+    context.add_init_script(
+        "localStorage.getItem('tapete.settings') || "
+        "localStorage.setItem('tapete.settings', JSON.stringify({fastBots: true}));"
+    )
+    page = context.new_page()
+    open_link(page, app_url, WIZARD)
+    wait_my_turn(page, "bid")
+    still = {"motion": "reduce", "transition": 0, "animation": 0}
+    assert page.evaluate(MOTION) == still  # Auto: the system asks for less motion
+    set_motion(page, "off")
+    moving = page.evaluate(MOTION)
+    assert moving["motion"] == "full" and moving["transition"] > 0, moving
+    page.reload()
+    wait_my_turn(page, "bid")
+    assert page.evaluate(MOTION) == moving  # kept with the other settings
+    assert page.input_value("[data-testid=motion-select]") == "off"
+    set_motion(page, "auto")
+    assert page.evaluate(MOTION) == still
+    page.emulate_media(reduced_motion="no-preference")  # Auto follows the system's change
+    wait_until(page, "document.documentElement.dataset.motion === 'full'", 10)
+    set_motion(page, "on")
+    assert page.evaluate(MOTION) == still

@@ -57,7 +57,7 @@ class Audit:
 
     page: Any
     script: str
-    language: str
+    where: str  # the language and the viewport, named in the report
     screens: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
     # (rule, impact, help) -> target -> (what axe says, the node's HTML, screens)
@@ -70,7 +70,7 @@ class Audit:
         started = time.perf_counter()
         if not self.page.evaluate("() => typeof window.axe === 'object'"):
             self.page.evaluate(self.script)
-        name = f"{screen} [{self.language}]"
+        name = f"{screen} [{self.where}]"
         self.screens.append(name)
         for violation in self.page.evaluate(AUDIT, list(IMPACTS)):
             rule = (violation["id"], violation["impact"], violation["help"])

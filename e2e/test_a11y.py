@@ -1,7 +1,7 @@
 """Accessibility, measured: axe-core finds no serious or critical violation on any screen, and
 the reduced-motion setting follows the system unless the player overrides it.
 
-One page per language walks every screen a player meets: the new-game form of each game (one
+One page per language (English on a desktop, Spanish on a 390 px phone) walks every screen: the new-game form of each game (one
 with the settings menu open), the several-devices lobby and a guest's join page, each table
 mid-game (Wizard bidding after the first-dealer draw and playing, Rummikub with melds on the
 table, Willie melding, Lobo with its hint), the dialogs (score sheet, share, round summary,
@@ -128,14 +128,18 @@ def planted_screens(page: Any, audit: Audit, app_url: str) -> None:
     page.click("[data-testid=cancel-delete]")
 
 
-@pytest.mark.parametrize("language", ["en", "es"])
+# English on a desktop, Spanish on a 390 px phone: both languages and both layouts, each once.
+SCREENS = [("en", {"width": 1280, "height": 800}), ("es", {"width": 390, "height": 844})]
+
+
+@pytest.mark.parametrize(("language", "viewport"), SCREENS, ids=["en-desktop", "es-phone"])
 def test_every_screen_has_no_serious_violation(
-    new_context: Any, app_url: str, axe: str, language: str
+    new_context: Any, app_url: str, axe: str, language: str, viewport: dict[str, int]
 ) -> None:
-    context = new_context()
+    context = new_context(viewport=viewport)
     context.add_init_script(f"localStorage.setItem('tapete.lang', '{language}');")
     page = context.new_page()
-    audit = Audit(page, axe, language)
+    audit = Audit(page, axe, f"{language}, {viewport['width']} px")
     page.goto(app_url)
     wait_ready(page)
     for game in reversed(GAMES):  # Wizard's form last: it opens the devices' lobby

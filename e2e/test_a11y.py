@@ -1,14 +1,15 @@
 """Accessibility, measured: axe-core finds no serious or critical violation on any screen, and
 the reduced-motion setting follows the system unless the player overrides it.
 
-One page per language (English on a desktop, Spanish on a 390 px phone) walks every screen: the new-game form of each game (one
-with the settings menu open), the several-devices lobby and a guest's join page, each table
-mid-game (Wizard bidding after the first-dealer draw and playing, Rummikub with melds on the
-table, Willie melding, Lobo with its hint), the dialogs (score sheet, share, round summary,
-delete), each game's end, the saved-games page, a replay, home with saved games, the lab with
-results, the rules pages and the devices help. Games come from seeded links or from records the
-engine's bots played (e2e/records.py), planted in IndexedDB. The failure lists each
-violation's rule, impact, targets and the screens it was seen on (e2e/a11y_helpers.py).
+One page per language (English on a desktop, Spanish on a 390 px phone) walks every screen: the
+new-game form of each game (one with the settings menu open), the several-devices lobby and a
+guest's join page, each table mid-game (Wizard bidding after the first-dealer draw and playing,
+Rummikub with melds on the table, Willie melding, Lobo with its hint), the dialogs (score
+sheet, share, round summary, delete), each game's end, the saved-games page, a replay, home
+with saved games, the lab with results, the rules pages and the devices help. Games come from
+seeded links or from records the engine's bots played (e2e/records.py), planted in IndexedDB.
+The failure lists each violation's rule, impact, targets and the screens it was seen on
+(e2e/a11y_helpers.py).
 """
 
 from __future__ import annotations

@@ -194,7 +194,7 @@ function showHome() {
     root().querySelector("[data-testid=home]")?.prepend(h(
       "section",
       { class: "continue panel", dataset: { testid: "continue-table" } },
-      h("div", null, h("h2", null, t("table.continue.title")), h("p", null, t("table.continue.body", { game: t(`game.${table.setup.game}.name`), moves: table.record.moves.length }))),
+      h("div", null, h("h2", null, t("table.continue.title")), h("p", null, t("table.continue.body", { game: t(`game.${table.setup.game}.name`), n: table.record.moves.length }))),
       h("a", { class: "button primary", href: "#/table" }, t("home.continue")),
     ));
   }

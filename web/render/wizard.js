@@ -179,9 +179,9 @@ function renderHintLine(p, hint) {
         ? t("wizard.hint.trump", { suit: t(`suit.${value}.name`) })
         : t("wizard.hint.card", { card: cardName(value, t) });
   const reasons = [];
-  if (typeof hint.expected_tricks === "number") reasons.push(t("wizard.hint.tricks", { n: formatNumber(hint.expected_tricks, 1) }));
+  if (typeof hint.expected_tricks === "number") reasons.push(t("wizard.hint.tricks", { n: formatNumber(hint.expected_tricks, 1), count: Math.round(hint.expected_tricks * 10) / 10 }));
   if (hint.only_move) reasons.push(t("wizard.hint.only"));
-  else if (typeof hint.expected_points === "number") reasons.push(t("wizard.hint.points", { points: formatNumber(Math.round(hint.expected_points), 0) }));
+  else if (typeof hint.expected_points === "number") reasons.push(t("wizard.hint.points", { n: formatNumber(Math.round(hint.expected_points), 0), count: Math.round(hint.expected_points) }));
   return h(
     "div",
     { class: "wizard-hint", role: "status", dataset: { testid: "hint", move: hint.move } },

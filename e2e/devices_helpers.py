@@ -60,9 +60,13 @@ def open_guest(new_context: Any, link: str, **options: Any) -> Any:
     return page
 
 
-def answer_code(guest: Any) -> str:
+def answer_code(guest: Any, other_than: str = "") -> str:
+    """The answer the guest's page shows; ``other_than`` an older answer of that page (a page
+    that opens a new link shows its old answer until the new one is made)."""
     code: str = wait_until(
-        guest, "document.querySelector('[data-testid=answer-code]')?.value || ''"
+        guest,
+        "(() => { const c = document.querySelector('[data-testid=answer-code]')?.value || '';"
+        f" return c !== {other_than!r} ? c : ''; }})()",
     )
     return code
 
@@ -95,7 +99,8 @@ def wait_connected(host: Any, seat: int, guest: Any | None = None) -> None:
             f"[data-testid=seat-status-{seat}][data-status=connected]", timeout=90_000
         )
     except Exception as error:
-        raise AssertionError(f"seat {seat} never connected\n{connection_report(host, seat, guest)}") from error
+        report = connection_report(host, seat, guest)
+        raise AssertionError(f"seat {seat} never connected\n{report}") from error
 
 
 def pair_table(

@@ -203,3 +203,46 @@ def test_rummikub_rearranging_turn_from_a_guest(new_context: Any, app_url: str) 
                 assert check_no_leaks(record, seat, received(guest)) > 1
             return
     raise AssertionError("no guest turn rearranged the table")
+
+
+def test_a_saved_table_the_engine_refuses_is_set_aside(new_context: Any, app_url: str) -> None:
+    """A host's saved table whose record no engine rebuilds is set aside, never dropped, and
+    the home screen says why."""
+    page = new_context().new_page()
+    page.goto(app_url)
+    page.wait_for_selector("[data-testid=game-willie]")
+    seats = [{"kind": "human", "remote": True}, {"kind": "bot", "level": "random"}]
+    record = {
+        "game": "willie",
+        "engine_version": "0",
+        "seed": "BADTABLE",
+        "options": {},
+        "players": 2,
+        "seats": seats,
+        "moves": [{"seat": 0, "move": "fly"}],
+    }
+    table = {
+        "id": "t1",
+        "secret": "0" * 32,
+        "commitment": "c",
+        "seed": "BADTABLE",
+        "parts": [],
+        "deal_code": "x",
+        "remote": {"0": {"token": "A" * 16, "part": None}},
+        "record": record,
+        "setup": {
+            "game": "willie",
+            "options": {},
+            "players": 2,
+            "seats": seats,
+            "policy": {"missing": "wait", "timeout_s": 30, "bot_level": "random"},
+            "ice_server": None,
+        },
+    }
+    page.evaluate("t => localStorage.setItem('tapete.table', JSON.stringify(t))", table)
+    page.goto(app_url + "#/table")
+    message = page.wait_for_selector("[data-testid=home-message]", timeout=60_000).inner_text()
+    assert "set aside" in message and "damaged" in message, message
+    aside = js(page, "window.tapete.saves.listAside()")
+    assert [entry["value"]["record"]["seed"] for entry in aside] == ["BADTABLE"]
+    assert js(page, "localStorage.getItem('tapete.table')") is None

@@ -57,20 +57,24 @@ def repair(host: Any, seat: int, guest_page: Any | None, new_context: Any) -> An
     """A fresh pairing for a seat (same token): the host's new link, opened on the guest's
     phone (the same page, or a new one), the answer pasted on the host."""
     old = js(host, f"window.tapete.host.remote.get({seat}).code || ''")
-    if host.query_selector(f"[data-testid=new-link-{seat}]"):
-        host.click(f"[data-testid=new-link-{seat}]")
+    # The seat's pairing panel may still be drawing: wait for its button, not just look.
+    host.click(f"[data-testid=new-link-{seat}]", timeout=90_000)
     code = wait_until(
         host,
         f"(() => {{ const c = window.tapete.host.remote.get({seat}).code;"
         f" return c && c !== {old!r} ? c : ''; }})()",
+        90,
     )
     link = js(host, f"window.tapete.host.remote.get({seat}).joinUrl")
     assert code in link
     if guest_page is None:
         guest_page = open_guest(new_context, link, viewport={"width": 390, "height": 844})
+        answer = answer_code(guest_page)
     else:
+        shown = js(guest_page, "document.querySelector('[data-testid=answer-code]')?.value || ''")
         guest_page.goto(link)
-    host.fill(f"[data-testid=answer-{seat}]", answer_code(guest_page))
+        answer = answer_code(guest_page, other_than=shown)
+    host.fill(f"[data-testid=answer-{seat}]", answer)
     host.click(f"[data-testid=connect-{seat}]")
     wait_connected(host, seat)
     return guest_page

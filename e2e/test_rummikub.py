@@ -486,9 +486,19 @@ def test_ambiguous_meld_choice_on_a_phone_in_spanish(new_context: Any, app_url: 
     page.tap(hand("Y5"))
     page.wait_for_selector("[data-testid=new-meld].mt-target")
     page.tap("[data-testid=new-meld]")
-    for _ in range(2):
+    settled = "!document.querySelector('[data-testid=meld][data-state=pending]')"
+    for placed in (2, 3):
+        # The meld's live check redraws the rack when it answers: tap only once it has, or
+        # the tap lands on whichever tile has moved under the finger.
+        wait_until(
+            page,
+            f"{settled} && document.querySelectorAll("
+            f"'[data-testid=meld] [data-testid=table-tile]').length === {placed - 1}",
+        )
         page.tap(hand("*"))
+        page.wait_for_selector("[data-testid=hand-tile].mt-selected[data-code='*']")
         page.tap(f"{meld(0)} >> [data-testid=gap] >> nth=-1")
+    wait_until(page, settled)
     assert melds(page) == [["Y5", "*", "*"]]
     states(page)
     page.tap("[data-testid=meld-kind-group]")

@@ -10,6 +10,7 @@ import { PairingError } from "../net/pairing.js";
 import { drawQr, readQrFromImage, startCameraScan } from "../net/qr.js";
 import { canPair } from "../net/transport.js";
 import { defaultBotLevel } from "../deal-link.js";
+import { moveAside } from "../saves/saves.js";
 import { renderGameOver } from "./game-over.js";
 import { closeOverlay, showOverlay } from "./overlay.js";
 
@@ -91,9 +92,14 @@ export async function openTable(ctx) {
         const snap = await ctx.app.engine.call("replay", { record: saved.record, ...(viewer === null ? { view_public: true } : { view_seat: viewer }) }, { timeout: 90_000 });
         current.attach({ record: saved.record, snap, viewer, shown: null });
       } catch (error) {
+        // The saved table is set aside (My games lists it), never dropped.
+        const reason = ctx.errorText(error, saved.setup.game);
+        try {
+          await moveAside(saved, reason, "table", "engine");
+        } catch { /* storage blocked: the message still says why */ }
         clearTable();
         current = null;
-        return ctx.goHome(t("save.broken", { key: "" }) + " " + ctx.errorText(error, saved.setup.game));
+        return ctx.goHome(t("saves.set_aside.one", { reason }));
       }
     }
   }

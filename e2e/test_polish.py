@@ -176,3 +176,26 @@ def test_rummikub_score_sheet_looks_like_the_others(new_context: Any, app_url: s
     page.set_viewport_size(PHONE)
     sheet.scroll_into_view_if_needed()
     shot(page, "polish-08-rummikub-sheet-phone")
+
+
+def test_willie_says_how_to_lengthen_its_rounds(new_context: Any, app_url: str) -> None:
+    """Most rounds end before anyone's second turn (the lab's numbers): the home card and the
+    knob's own hint say which knob lengthens them, and the rules page gives the numbers."""
+    page = new_context().new_page()
+    page.goto(app_url)
+    tip = page.wait_for_selector("[data-testid=tip-willie]")
+    assert "“Close with at most”" in tip.inner_text()
+    assert page.locator("[data-testid^=tip-]").count() == 1  # only Willie has one
+    page.click("[data-testid=new-willie]")
+    page.wait_for_selector("[data-testid=opt-close_threshold]")
+    row = page.locator(".option-row:has([data-testid=opt-close_threshold])")
+    assert "Close with at most" in row.inner_text() and "longer rounds" in row.inner_text()
+    for lang in ("en", "es"):
+        page.goto(f"{app_url}rules/willie.{lang}.html#length")
+        rows = page.locator("[data-testid=round-length] tbody tr")
+        assert rows.count() == 4
+        assert page.locator("#length ~ p.note a[href*='lab/willie']").count() == 1
+    page.goto(app_url)
+    page.click("[data-testid=lang-es]")
+    tip = page.wait_for_selector("[data-testid=tip-willie]:has-text('Cerrar con como mucho')")
+    shot(page, "polish-09-willie-tip-es")

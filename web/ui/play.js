@@ -24,7 +24,7 @@ import { showOverlay, closeOverlay } from "./overlay.js";
  * `trick` is the pause on a finished trick, `round` how long an unattended table (no one at it
  * to press Continue) shows a round's result. Measured in bench/bench_pace.py.
  */
-export const PACE = { bot: [400, 40], human: [700, 300], trick: [1000, 400], round: [8000, 600] };
+export const PACE = { bot: [400, 40], human: [700, 150], trick: [1000, 300], round: [8000, 600] };
 /** A searching bot may think for a while inside Pyodide. */
 const BOT_TIMEOUT_MS = 180_000;
 

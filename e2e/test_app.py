@@ -312,8 +312,14 @@ HOSTILE = [
     ("#/wizard?seed=" + "A" * 10_000, "too long"),
     ("#/wizard?seed=ABC&players=4&bots=0:random,1:random,2:random,3:random", "no seat for a human"),
     ("#/wizard?seed=ABC&bots=1:godmode", "unknown bot level"),
-    ("#/wizard?seed=ABC&players=3&opt=bidding_mode:NOPE", "not possible"),
-    ("#/wizard?seed=ABC&opt=nonsense:1", "not possible"),
+    ("#/wizard?seed=ABC&players=3&opt=bidding_mode:NOPE", "Bidding cannot be “NOPE”: choose “Open"),
+    ("#/wizard?seed=ABC&opt=nonsense:1", "no setting “nonsense”"),
+    # no deal code, and a bad option: both are said, the option with the engine's reason
+    (
+        "#/wizard?players=3&opt=bidding_mode:NOPE",
+        "no valid deal code (seed). Bidding cannot be “NOPE”",
+    ),
+    ("#/willie?opt=close_threshold:99", "must be between"),
     (
         "#/wizard?seed=ABC&opt=bidding_mode:HIDDEN_SIMULTANEOUS,even_bid_restriction:ALWAYS_DEALER",
         "open bidding",

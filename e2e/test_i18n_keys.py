@@ -88,3 +88,66 @@ def test_every_catalogue_option_is_translated() -> None:
             assert f"opt.{game_id}.{option['name']}" in en
             for choice in option.get("choices", []):
                 assert f"opt.{game_id}.{option['name']}.{choice}" in en
+
+
+# -- plural forms (issue 18: "1 moves played") --------------------------------------------------
+
+# Strings whose {n} counts nothing a word agrees with, in either language: a name or a place in
+# a list ("Player 2", "Meld 3", "move 4 of 9"), a value ("Rack worth 31"), a number drawn or
+# left with no noun ("The Wolf draws 2", "and 3 more."), or a count that is never 1.
+NOT_COUNTS = {
+    "newgame.name.label", "seat.player", "seat.bot", "lab.seat", "join.seat", "join.in",
+    "meld.put_here", "meld.meld_name", "meld.read_as", "willie.meld.put_here",
+    "rummikub.reason.meld_invalid", "rummikub.reason.table_changed_on_initial_meld",
+    "wizard.draw.round", "willie.draw.nth", "willie.status.you.draw", "review.wizard.bid",
+    "replay.move.bid", "replay.move.bid.you", "replay.move_of", "replay.mark.good",
+    "replay.mark.inaccuracy", "replay.mark.mistake", "saves.progress.turn",
+    "saves.progress.game_of", "saves.reason.move", "stats.result.place", "transfer.checking",
+    "transfer.refused.item", "rummikub.rack_value", "rummikub.sheet.rack",
+    "lobo.move.wolf_draws", "lobo.deal.wolf_draws", "willie.stock", "transfer.refused.more",
+    "transfer.error.too_many",  # more games than the limit: never one
+}
+# Counts named otherwise, that are never one: ranges of players ("2–6 players") and the fixed
+# grading thresholds and search budgets.
+NOT_N = {
+    "home.players", "lab.error.players", "lobo.deal.thinking", "lobo.deal.longer",
+    "review.note.wizard", "review.note.rummikub", "review.note.willie",
+}
+NOUNS = {
+    "en": r"cards?|tiles?|games?|moves?|points?|positions?|rounds?|shuffles?|decisions?|"
+    r"players?|bots?|members?|tricks?|turns?|melds?|views?",
+    "es": r"cartas?|fichas?|partidas?|jugadas?|puntos?|posicion(?:es)?|rondas?|barajadas?|"
+    r"decision(?:es)?|jugadores?|bots?|miembros?|bazas?|turnos?|vistas?",
+}
+# "(4)" or ": 4" at the end: a count shown as a label's value, which nothing agrees with
+LABEL_VALUE = re.compile(r"\(\{n\}\)|: \{n\}(?=$|[.)…])")
+
+
+def test_every_count_has_its_plural_forms() -> None:
+    """A count is always {n} (the plural mechanism's), and each string with one has its `.one`
+    form in both languages, unless the count is a label's value or not a count at all."""
+    langs = {"en": load("en"), "es": load("es")}
+    missing, misnamed = [], []
+    for key in langs["en"]:
+        if key.endswith(".one") or key in NOT_COUNTS:
+            continue
+        texts = [langs[lang][key] for lang in langs]
+        if any("{n}" in text for text in texts):
+            if all(LABEL_VALUE.search(text) for text in texts):
+                continue
+            missing += [f"{lang}: {key}.one" for lang in langs if f"{key}.one" not in langs[lang]]
+        for lang, strings in langs.items():
+            other = re.search(r"\{(?!n\})(\w+)\}[ ]+(?:" + NOUNS[lang] + r")\b", strings[key])
+            if other and key not in NOT_N:
+                misnamed.append(f"{lang}: {key} counts {{{other.group(1)}}}")
+    assert missing == []
+    assert misnamed == []
+
+
+def test_the_one_forms_fill_only_their_strings_placeholders() -> None:
+    for lang in ("en", "es"):
+        strings = load(lang)
+        for key, text in strings.items():
+            if key.endswith(".one") and key[:-4] in strings:
+                base = set(re.findall(r"\{(\w+)\}", strings[key[:-4]])) | {"n"}
+                assert set(re.findall(r"\{(\w+)\}", text)) <= base, (lang, key)

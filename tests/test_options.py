@@ -56,3 +56,48 @@ def test_spec_json_round_trip() -> None:
         "max": 9,
         "applies_when": {"option": "mode", "values": ["A", "B"]},
     }
+
+
+def refusal(game_id: str, options: dict[str, object]) -> dict[str, object]:
+    """The error JSON the page gets for a new game with ``options``."""
+    with pytest.raises(BadOptionError) as info:
+        GAMES[game_id].new_game("OPT1", options, GAMES[game_id].default_players)
+    return info.value.to_json()
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options", "expected"),
+    [
+        (
+            "wizard",
+            {"bidding_mode": "XYZ"},
+            {
+                "option": "bidding_mode",
+                "reason": "not_a_choice",
+                "got": "XYZ",
+                "choices": ["OPEN_SEQUENTIAL", "HIDDEN_SIMULTANEOUS", "DELAYED_REVEAL"],
+            },
+        ),
+        ("wizard", {"colours": "1"}, {"option": "colours", "reason": "unknown_option"}),
+        ("willie", {"willie_enabled": "maybe"}, {"option": "willie_enabled", "reason": "not_bool"}),
+        ("willie", {"hand_size": "ten"}, {"option": "hand_size", "reason": "not_whole"}),
+        (
+            "willie",
+            {"close_threshold": "99"},
+            {"option": "close_threshold", "reason": "out_of_range", "got": 99},
+        ),
+    ],
+)
+def test_a_refused_option_says_which_and_why(
+    game_id: str, options: dict[str, object], expected: dict[str, object]
+) -> None:
+    """What the page words in the player's language (a link's bad option, issue 18)."""
+    error = refusal(game_id, options)
+    assert error["code"] == "bad_option"
+    assert {key: error.get(key) for key in expected} == expected
+
+
+def test_a_refused_value_is_quoted_short() -> None:
+    error = refusal("wizard", {"bidding_mode": "Q" * 500})
+    assert error["got"] == "Q" * 37 + "..."
+    assert refusal("willie", {"willie_enabled": [1, 2]})["got"] == "[1, 2]"

@@ -8,6 +8,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from tapete.bots import choose_move
+from tapete.errors import IllegalMoveError
 from tapete.willie import DECK, GAME, Move, solve
 from tapete.willie.bots import chance_at_most, undercut_risk
 
@@ -76,3 +77,31 @@ def test_closing_estimate_and_hint() -> None:
     assert undercut_risk(GAME.view(risky, 0), 2) > 0.5
     assert choose_move(GAME, risky, 0, "normal") == Move("continue")
     assert choose_move(GAME, risky, 0, "easy") == Move("close")
+
+
+def test_a_bot_closes_only_when_the_rules_allow() -> None:
+    """SPEC.md 1.3 and W-14: a close comes at the end of a regular turn (after its draw), with
+    the threshold's points or fewer, never in the final turns; at every other moment the engine
+    refuses one. Bots often close on their first turn (the lab's numbers on the rules page):
+    that is the rules' doing, not an early close."""
+    closes = 0
+    for i in range(6):
+        threshold = (3, 1)[i % 2]
+        state = GAME.new_game(f"CLOSE{i}", {"close_threshold": threshold}, 2 + i % 2)
+        steps = 0
+        while (seat := GAME.to_move(state)) is not None:
+            if state.phase != "end_turn":
+                try:
+                    GAME.check(state, seat, Move("close"))
+                except IllegalMoveError:
+                    pass
+                else:
+                    raise AssertionError(f"a close allowed in phase {state.phase}")
+            move = choose_move(GAME, state, seat, "normal", (i, steps))
+            if move.kind == "close":
+                closes += 1
+                assert state.phase == "end_turn" and state.draws >= 1
+                assert GAME.points(state, seat) <= threshold and state.hands[seat]
+            state = GAME.apply(state, seat, move)
+            steps += 1
+    assert closes >= 6

@@ -129,7 +129,9 @@ function wireHeader() {
   document.getElementById("fast-bots").addEventListener("change", (event) => {
     app.settings.fastBots = event.target.checked;
     saveSettings(app.settings);
+    app.session?.render?.(); // the table bar's pace switch follows
   });
+  document.addEventListener("tapete-settings", () => drawSettings()); // changed on the table
   document.getElementById("show-hints").addEventListener("change", (event) => {
     app.settings.showHints = event.target.checked;
     saveSettings(app.settings);
@@ -199,7 +201,7 @@ function showHome() {
     root().querySelector("[data-testid=home]")?.prepend(h(
       "section",
       { class: "continue panel", dataset: { testid: "continue-table" } },
-      h("div", null, h("h2", null, t("table.continue.title")), h("p", null, t("table.continue.body", { game: t(`game.${table.setup.game}.name`), moves: table.record.moves.length }))),
+      h("div", null, h("h2", null, t("table.continue.title")), h("p", null, t("table.continue.body", { game: t(`game.${table.setup.game}.name`), n: table.record.moves.length }))),
       h("a", { class: "button primary", href: "#/table" }, t("home.continue")),
     ));
   }
@@ -394,7 +396,16 @@ async function openDealLink(path) {
   app.screen = "link";
   const visit = app.visit;
   const parsed = parseDealLink(path, catalogues());
-  if ("error" in parsed) return goHome(t(parsed.error, parsed.params || {}));
+  if ("error" in parsed) {
+    let why = "";
+    if (parsed.setup) {
+      // no deal code: the engine still says what is wrong with the rest (a bad option)
+      showLoading(t("link.checking"));
+      why = await linkProblem(parsed.setup);
+      if (!stillOn(visit)) return;
+    }
+    return goHome([t(parsed.error, parsed.params || {}), why].filter(Boolean).join(" "));
+  }
   const setup = parsed.setup;
   showLoading(app.engine.status === "ready" ? t("link.dealing") : t("link.dealing_wait"));
   let snap;
@@ -410,6 +421,18 @@ async function openDealLink(path) {
   adoptGame(setup, snap);
   history.replaceState(null, "", `#/play/${app.game.id}`);
   showPlay(app.game.id);
+}
+
+/** What the engine refuses in a link's setup other than its seed (a stand-in one is valid), in
+ * the player's language; "" when it would deal it. */
+async function linkProblem(setup) {
+  try {
+    await newGame({ ...setup, seed: "LINKCHECK" });
+    return "";
+  } catch (error) {
+    if (isInputError(error)) return errorText(error, setup.game);
+    return "";
+  }
 }
 
 /** "My games": history, statistics, export and import (web/ui/my-games.js). */

@@ -12,7 +12,8 @@ const OPTION_VALUE_RE = /^[A-Za-z0-9_-]{1,40}$/;
 
 /** @typedef {{kind: "human" | "bot", level?: string}} Seat */
 /** @typedef {{game: string, seed: string, players: number, seats: Seat[], options: Record<string, any>}} Setup */
-/** @typedef {{error: string, params?: Record<string, any>}} LinkError */
+/** @typedef {{error: string, params?: Record<string, any>, setup?: Setup}} LinkError  a link with no
+ * valid seed but otherwise readable keeps its `setup` (seed "") for the engine to check */
 
 /** A fresh 6-character seed from an unambiguous alphabet. */
 export function randomSeed(length = 6) {
@@ -42,7 +43,7 @@ export function coerceOption(spec, text) {
  * Parse the part after `#/`: "<game>?<query>".
  * @param {string} route e.g. "wizard?seed=ABC&players=3"
  * @param {object[]} catalogues build.json's games (only those with a renderer)
- * @returns {{setup: Setup} | LinkError}
+ * @returns {{setup: Setup} | LinkError}  test `"error" in result` first
  */
 export function parseDealLink(route, catalogues) {
   if (typeof route !== "string" || route.length > MAX_QUERY + 40) return { error: "link.too_long" };
@@ -71,9 +72,6 @@ export function parseDealLink(route, catalogues) {
     if (key in fields) return { error: "link.malformed" };
     fields[key] = value;
   }
-
-  const seed = fields.seed ?? "";
-  if (!SEED_RE.test(seed)) return { error: "link.bad_seed" };
 
   const min = catalogue.min_players, max = catalogue.max_players;
   let players = catalogue.default_players;
@@ -114,6 +112,10 @@ export function parseDealLink(route, catalogues) {
       options[name] = coerceOption(spec, value);
     }
   }
+  // The seed is checked last: a link with no deal code still says what else is wrong with it
+  // (the app asks the engine about the options of `setup`, which has no seed).
+  const seed = fields.seed ?? "";
+  if (!SEED_RE.test(seed)) return { error: "link.bad_seed", setup: { game, seed: "", players, seats, options } };
   return { setup: { game, seed, players, seats, options } };
 }
 

@@ -55,14 +55,17 @@ export function has(key) {
 
 /**
  * The string for `key` with {placeholders} filled from `params`.
- * A missing key shows itself, so a gap is visible instead of silent.
+ * A missing key shows itself, so a gap is visible instead of silent. Every count in a string is
+ * `{n}`, and the key has its `.one` form (e2e/test_i18n_keys.py checks both).
  * @param {string} key
  * @param {Record<string, unknown>} [params]
  */
 export function t(key, params) {
-  if (params && typeof params.n === "number") {
-    // a count picks its plural form where one is written: "<key>.one", "<key>.other", ...
-    const form = `${key}.${new Intl.PluralRules(current).select(params.n)}`;
+  // a count picks its plural form where one is written: "<key>.one", "<key>.other", ... The
+  // count is `n`, or `count` when `n` is shown formatted ("1.5", "60,000", "+24")
+  const count = params && (typeof params.count === "number" ? params.count : params.n);
+  if (typeof count === "number") {
+    const form = `${key}.${new Intl.PluralRules(current).select(count)}`;
     if (has(form)) key = form;
   }
   const text = strings[key] ?? fallback[key] ?? key;

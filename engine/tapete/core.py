@@ -86,6 +86,9 @@ class OptionSpec:
                 f"option {self.name!r} must be one of {', '.join(self.choices or ())}; "
                 f"got {describe(value)}",
                 option=self.name,
+                reason="not_a_choice",
+                choices=list(self.choices or ()),
+                got=quoted(value),
             )
         if kind == "bool":
             if isinstance(value, bool):
@@ -97,12 +100,16 @@ class OptionSpec:
             raise BadOptionError(
                 f"option {self.name!r} must be true or false; got {describe(value)}",
                 option=self.name,
+                reason="not_bool",
+                got=quoted(value),
             )
         number = whole_text(value, -SAFE, SAFE)
         if number is None:
             raise BadOptionError(
                 f"option {self.name!r} must be a whole number; got {describe(value)}",
                 option=self.name,
+                reason="not_whole",
+                got=quoted(value),
             )
         if (self.minimum is not None and number < self.minimum) or (
             self.maximum is not None and number > self.maximum
@@ -111,6 +118,7 @@ class OptionSpec:
                 f"option {self.name!r} must be between {self.minimum} and {self.maximum}; "
                 f"got {number}",
                 option=self.name,
+                reason="out_of_range",
                 min=self.minimum,
                 max=self.maximum,
                 got=number,
@@ -131,6 +139,13 @@ class OptionSpec:
         return out
 
 
+def quoted(value: Any, limit: int = 40) -> str:
+    """A refused option value as the player wrote it (a link's text as it is), kept short: the
+    page quotes it in its message."""
+    text = value if isinstance(value, str) else describe(value, limit)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def parse_options(specs: Sequence[OptionSpec], raw: Mapping[str, Any] | None) -> dict[str, Any]:
     """Defaults overlaid with ``raw``; unknown names and bad values raise ``bad_option``."""
     if raw is None:
@@ -142,7 +157,9 @@ def parse_options(specs: Sequence[OptionSpec], raw: Mapping[str, Any] | None) ->
     for name, value in raw.items():
         spec = by_name.get(name) if isinstance(name, str) else None
         if spec is None:
-            raise BadOptionError(f"unknown option {describe(name)}", option=str(name)[:60])
+            raise BadOptionError(
+                f"unknown option {describe(name)}", option=str(name)[:60], reason="unknown_option"
+            )
         out[name] = spec.parse(value)
     return out
 

@@ -83,7 +83,7 @@ function pct(p) {
 }
 
 function oddsLabel(entry, t) {
-  return entry.exact ? t("lobo.odds.exact") : t("lobo.odds.estimated", { samples: entry.samples ?? "?" });
+  return entry.exact ? t("lobo.odds.exact") : t("lobo.odds.estimated", { n: entry.samples ?? "?" });
 }
 
 /**
@@ -419,7 +419,7 @@ function renderLine(line, t) {
   return h(
     "details",
     { class: "lobo-deal-line", dataset: { testid: "deal-line" } },
-    h("summary", null, t("lobo.deal.line", { rounds: line.length, score: last.score })),
+    h("summary", null, t("lobo.deal.line", { n: line.length, score: last.score })),
     h("ol", null, rows),
   );
 }
@@ -427,7 +427,7 @@ function renderLine(line, t) {
 function dealAnswer(result, t) {
   const out = [];
   const verdict = result.winnable === true ? "yes" : result.winnable === false ? "no" : "unknown";
-  const text = t(`lobo.deal.${verdict}`, { nodes: result.nodes.toLocaleString() });
+  const text = t(`lobo.deal.${verdict}`, { n: result.nodes.toLocaleString(), count: result.nodes });
   out.push(h("p", { class: ["lobo-deal-verdict", verdict], dataset: { testid: "deal-verdict", verdict } }, h("strong", null, text)));
   if (result.line) out.push(renderLine(result.line, t));
   if (result.policy) {
@@ -476,7 +476,7 @@ export function renderOverExtra({ snap, engine, t }) {
   const longer = async (resume, searched) => {
     stopping = false;
     const bar = h("progress", { max: LONGER_POSITIONS, value: searched, dataset: { testid: "deal-progress" } });
-    const text = h("span", null, t("lobo.deal.searched", { nodes: searched.toLocaleString() }));
+    const text = h("span", null, t("lobo.deal.searched", { n: searched.toLocaleString(), count: searched }));
     const stop = h("button", { type: "button", class: "ghost", dataset: { testid: "deal-stop" }, onclick: () => { stopping = true; stop.disabled = true; } }, t("lobo.deal.stop"));
     answer.replaceChildren(h("div", { class: "lobo-help lobo-deal-progress", dataset: { testid: "deal-busy" } }, text, bar, stop));
     let result = null;
@@ -489,7 +489,7 @@ export function renderOverExtra({ snap, engine, t }) {
       }
       searched += result.nodes;
       bar.value = Math.min(searched, LONGER_POSITIONS);
-      text.textContent = t("lobo.deal.searched", { nodes: searched.toLocaleString() });
+      text.textContent = t("lobo.deal.searched", { n: searched.toLocaleString(), count: searched });
       if (result.winnable !== null || !result.resume) break;
       resume = result.resume;
     }

@@ -24,6 +24,10 @@ let handPref = { mode: "colour", order: [] };
 let timer = { key: "", deadline: 0, interval: 0, fired: false };
 const DEADLINE_KEY = "tapete.rummikub.deadline";
 let note = { key: "", text: "", busy: false, bad: false };
+/** The hint panel on screen: its hint, its element, and the table's layout it was shown on. A
+ * "no play" hint goes as soon as the player moves a tile (it spoke of that layout), for good. */
+let hintShown = { hint: null, el: null, layout: "" };
+const staleHints = new WeakSet();
 
 /**
  * A meld of the view (or of a hint) for the meld table: its tiles, and its kind when the tiles
@@ -120,7 +124,10 @@ export function renderTable(p) {
       explain: (error) => explainError(error, t),
       onDone: (move) => p.onMove(move),
       onHandOrder: (codes) => (handPref = { mode: "manual", order: codes }),
-      onChange: () => drawInfo(p),
+      onChange: () => {
+        dropStaleHint();
+        drawInfo(p);
+      },
     });
   }
   board.update({ interactive: myTurn, t, onDone: (move) => p.onMove(move), explain: (error) => explainError(error, t) });
@@ -174,6 +181,9 @@ export function renderTable(p) {
       )
     : null;
 
+  const hint = p.hint && myTurn && !staleHints.has(p.hint) ? hintPanel(p) : null;
+  if (hint && hintShown.hint !== p.hint) hintShown = { hint: p.hint, el: null, layout: board.layoutKey() };
+  hintShown.el = hint;
   return h(
     "div",
     { class: "rk-table", dataset: { testid: "rummikub-table", myTurn: String(myTurn), melded: String(Boolean(view.melded[p.viewer])) } },
@@ -182,7 +192,7 @@ export function renderTable(p) {
     info,
     message,
     board.tableEl,
-    p.hint && myTurn ? hintPanel(p) : null,
+    hint,
     myTurn ? h("div", { class: "rk-controls" }, turnTools, board.barEl) : null,
     rackTools,
     rack,
@@ -315,10 +325,24 @@ async function autoArrange(p) {
   if (board === at) p.refresh ? p.refresh() : drawInfo(p);
 }
 
+/** A "no play from your rack" hint is about the layout it was shown on: once the player moves a
+ * tile it is stale, and its panel goes (a hint with a play stays: "Use this play" still works). */
+function dropStaleHint() {
+  const { hint, el, layout } = hintShown;
+  if (!hint || !board || !isNoPlay(hint) || board.layoutKey() === layout) return;
+  staleHints.add(hint);
+  el?.remove();
+  hintShown = { hint: null, el: null, layout: "" };
+}
+
+function isNoPlay(hint) {
+  return !hint.melds || !hint.melds.length || !hint.placed || !hint.placed.length;
+}
+
 /** The solver's best play as a rearranged table: new and moved tiles marked; "Use it". */
 function hintPanel(p) {
   const { t, hint } = p;
-  if (!hint.melds || !hint.melds.length || !hint.placed || !hint.placed.length) {
+  if (isNoPlay(hint)) {
     return h("div", { class: "rk-hint panel", dataset: { testid: "hint-panel" } }, h("p", null, t("rummikub.hint.none")));
   }
   const changed = new Set(hint.changed || []);
@@ -335,28 +359,34 @@ function hintPanel(p) {
       }),
     ),
   );
+  const use = h(
+    "button",
+    {
+      type: "button",
+      class: "primary",
+      dataset: { testid: "use-hint" },
+      onclick: () => {
+        if (!board) return;
+        board.setWorking(hint.melds.map(asGiven), hint.placed);
+        if (p.onHintUsed) p.onHintUsed(); // the play is on the table now: the panel closes
+      },
+    },
+    t("rummikub.hint.use"),
+  );
+  // The whole width, its button beside the summary and its melds in a box of bounded height
+  // (scrolled inside): the rack below stays on screen whatever the size of the table.
   return h(
     "div",
-    { class: "rk-hint panel", dataset: { testid: "hint-panel" } },
-    // before the initial meld the number is the one the meld counter shows (a joker by the options)
-    h("p", null, t("rummikub.hint.summary", { n: hint.placed.length, value: hint.initial_value ?? hint.value })),
-    h("div", { class: "rk-hint-table" }, melds),
-    h("p", { class: "hint" }, t("rummikub.hint.legend")),
-    hint.exact === false ? h("p", { class: "hint", dataset: { testid: "hint-not-proven" } }, t("rummikub.hint.not_proven")) : null,
+    { class: "rk-hint rk-hint-play panel", dataset: { testid: "hint-panel" } },
     h(
-      "button",
-      {
-        type: "button",
-        class: "primary",
-        dataset: { testid: "use-hint" },
-        onclick: () => {
-          if (!board) return;
-          board.setWorking(hint.melds.map(asGiven), hint.placed);
-          if (p.onHintUsed) p.onHintUsed(); // the play is on the table now: the panel closes
-        },
-      },
-      t("rummikub.hint.use"),
+      "div",
+      { class: "rk-hint-head" },
+      // before the initial meld the number is the one the meld counter shows (a joker by the options)
+      h("p", null, t("rummikub.hint.summary", { n: hint.placed.length, value: hint.initial_value ?? hint.value })),
+      use,
     ),
+    h("div", { class: "rk-hint-table", dataset: { testid: "hint-table" } }, melds),
+    h("p", { class: "hint" }, t("rummikub.hint.legend"), hint.exact === false ? h("span", { dataset: { testid: "hint-not-proven" } }, " ", t("rummikub.hint.not_proven")) : null),
   );
 }
 
@@ -418,25 +448,74 @@ function timerText(t) {
 
 // -- scores -----------------------------------------------------------------------------------
 
+/** A share of points as the engine writes it ("12", "-7", "3/2") as [numerator, denominator]. */
+function ratio(text) {
+  const [a, b = "1"] = String(text).split("/");
+  return [Number(a), Number(b)];
+}
+
+function gcd(a, b) {
+  return b ? gcd(b, a % b) : Math.abs(a) || 1;
+}
+
+/** The sum of point shares, written as the engine writes one ("12", "-7/2"). */
+function sumPoints(texts) {
+  let [n, d] = [0, 1];
+  for (const text of texts) {
+    const [a, b] = ratio(text);
+    [n, d] = [n * b + a * d, d * b];
+    const g = gcd(n, d);
+    [n, d] = [n / g, d / g];
+  }
+  return d === 1 ? String(n) : `${n}/${d}`;
+}
+
+function signed(text) {
+  return ratio(text)[0] > 0 ? `+${text}` : String(text);
+}
+
+/**
+ * The score sheet: a row per finished game (a match has several), per seat the points and the
+ * rack left; the winners marked; a total row for a match. Styled like the other games' sheets.
+ */
 export function renderScoreSheet(view, names, t) {
   const results = view.results || [];
   if (!results.length) return h("p", { class: "hint" }, t("rummikub.sheet.empty"));
-  return h(
-    "table",
-    { class: "score-sheet", dataset: { testid: "score-sheet" } },
-    h("thead", null, h("tr", null, h("th", null, t("rummikub.sheet.game")), names.map((name) => h("th", null, name)))),
+  const head = h("tr", null, h("th", { scope: "col" }, t("rummikub.sheet.game")), names.map((name) => h("th", { scope: "col", class: "sheet-player" }, name)));
+  const rows = results.map((r, i) =>
     h(
-      "tbody",
-      null,
-      results.map((r, i) =>
-        h(
-          "tr",
-          null,
-          h("td", null, String(i + 1), " ", h("span", { class: "hint" }, t(`rummikub.ending.${r.ending}`))),
-          r.points.map((pts, seat) => h("td", { class: r.winners.includes(seat) ? "winner" : null }, String(pts), " ", h("span", { class: "hint" }, t("rummikub.sheet.rack", { n: r.racks[seat] })))),
-        ),
-      ),
+      "tr",
+      { dataset: { game: i + 1 } },
+      h("th", { scope: "row" }, h("span", { class: "sheet-round" }, String(i + 1)), h("span", { class: "rk-sheet-ending" }, t(`rummikub.ending.${r.ending}`))),
+      r.points.map((pts, seat) => {
+        const won = r.winners.includes(seat);
+        return h(
+          "td",
+          { class: ["sheet-player", "rk-sheet-cell", won ? "rk-sheet-won" : null], dataset: { seat } },
+          h("span", { class: ["rk-sheet-points", ratio(pts)[0] >= 0 ? "plus" : "minus"] }, signed(pts)),
+          won ? h("span", { class: "rk-sheet-mark", title: t("over.winner") }, "★", h("span", { class: "visually-hidden" }, ` ${t("over.winner")}`)) : null,
+          h("span", { class: "rk-sheet-rack" }, t("rummikub.sheet.rack", { n: r.racks[seat] })),
+        );
+      }),
     ),
+  );
+  const total =
+    results.length > 1
+      ? h(
+          "tfoot",
+          null,
+          h(
+            "tr",
+            { class: "rk-sheet-total" },
+            h("th", { scope: "row" }, t("rummikub.sheet.total")),
+            names.map((_, seat) => h("td", { class: "sheet-player sheet-total" }, signed(sumPoints(results.map((r) => r.points[seat]))))),
+          ),
+        )
+      : null;
+  return h(
+    "div",
+    { class: "sheet-scroll", dataset: { testid: "score-sheet" } },
+    h("table", { class: "sheet rk-sheet" }, h("thead", null, head), h("tbody", null, rows), total),
   );
 }
 

@@ -247,7 +247,7 @@ function statusText(p, myTurn) {
   if (!myTurn) return t(`willie.status.other.${view.phase}`, { name });
   if (view.phase === "draw") return t("willie.status.you.draw", { n: view.draws + 1 });
   if (view.phase === "meld") return t(view.draws === 1 ? "willie.status.you.meld1" : "willie.status.you.meld2");
-  if (view.phase === "end_turn") return t("willie.status.you.end_turn", { points: view.hand_points, limit: view.close_threshold });
+  if (view.phase === "end_turn") return t("willie.status.you.end_turn", { n: view.hand_points, limit: view.close_threshold });
   return t("willie.status.you.final");
 }
 
@@ -278,7 +278,7 @@ function renderHint(p) {
   const box = h("div", { class: "willie-hint", dataset: { testid: "hint-box" } });
   if (move && typeof move === "object" && move.play) {
     box.append(
-      h("p", null, t(hint.changes ? "willie.hint.best" : "willie.hint.best_untouched", { points: hint.points, changes: hint.changes, left: hint.hand_after })),
+      h("p", null, t(hint.changes ? "willie.hint.best" : "willie.hint.best_untouched", { cards: t("willie.hint.cards", { n: hint.points }), changes: hint.changes, left: t("willie.hint.left", { n: hint.hand_after }) })),
       h(
         "div",
         { class: "willie-hint-melds" },
@@ -307,7 +307,7 @@ function renderHand(p, table) {
     "div",
     { class: "willie-hand-label" },
     h("span", null, t("table.your_hand")),
-    !p.hideHand && view.hand_points !== null ? h("span", { class: "willie-hand-points", dataset: { testid: "hand-points" } }, t("willie.hand_points", { points: view.hand_points })) : null,
+    !p.hideHand && view.hand_points !== null ? h("span", { class: "willie-hand-points", dataset: { testid: "hand-points" } }, t("willie.hand_points", { n: view.hand_points })) : null,
   );
   const cards = p.hideHand ? h("div", { class: "mt-hand willie-hidden-hand" }, view.hand.map(() => back())) : table.handEl;
   return h("div", { class: "willie-hand", dataset: { testid: "hand" } }, label, cards);

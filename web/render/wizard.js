@@ -179,9 +179,9 @@ function renderHintLine(p, hint) {
         ? t("wizard.hint.trump", { suit: t(`suit.${value}.name`) })
         : t("wizard.hint.card", { card: cardName(value, t) });
   const reasons = [];
-  if (typeof hint.expected_tricks === "number") reasons.push(t("wizard.hint.tricks", { n: formatNumber(hint.expected_tricks, 1) }));
+  if (typeof hint.expected_tricks === "number") reasons.push(t("wizard.hint.tricks", { n: formatNumber(hint.expected_tricks, 1), count: Math.round(hint.expected_tricks * 10) / 10 }));
   if (hint.only_move) reasons.push(t("wizard.hint.only"));
-  else if (typeof hint.expected_points === "number") reasons.push(t("wizard.hint.points", { points: formatNumber(Math.round(hint.expected_points), 0) }));
+  else if (typeof hint.expected_points === "number") reasons.push(t("wizard.hint.points", { n: formatNumber(Math.round(hint.expected_points), 0), count: Math.round(hint.expected_points) }));
   return h(
     "div",
     { class: "wizard-hint", role: "status", dataset: { testid: "hint", move: hint.move } },
@@ -222,8 +222,8 @@ function renderSeat(p, seat) {
     h(
       "div",
       { class: "seat-stats" },
-      h("span", { class: "stat", title: t("table.bid") }, h("b", null, t("table.bid.short")), " ", h("span", { dataset: { testid: `bid-${seat}` } }, bidText)),
-      h("span", { class: "stat", title: t("table.tricks") }, h("b", null, t("table.tricks.short")), " ", h("span", { dataset: { testid: `tricks-${seat}` } }, String(view.tricks_won[seat]))),
+      h("span", { class: "stat", title: t("table.bid") }, statLabel(t, "table.bid"), " ", h("span", { dataset: { testid: `bid-${seat}` } }, bidText)),
+      h("span", { class: "stat", title: t("table.tricks") }, statLabel(t, "table.tricks"), " ", h("span", { dataset: { testid: `tricks-${seat}` } }, String(view.tricks_won[seat]))),
       h("span", { class: "stat stat-score", title: t("table.score") }, h("b", null, "Σ"), " ", String(view.scores[seat])),
       !isViewer ? h("span", { class: "seat-hand", title: t("table.cards_left", { n: view.hand_sizes[seat] }) }, cardBack("mini"), h("span", null, `×${view.hand_sizes[seat]}`)) : null,
     ),
@@ -231,6 +231,11 @@ function renderSeat(p, seat) {
   );
   placeAt(el, seat, p.viewer, view.players);
   return el;
+}
+
+/** A seat plate's label: the short word, and a tinier one a phone shows instead (CSS). */
+function statLabel(t, key) {
+  return h("b", null, h("span", { class: "stat-label" }, t(`${key}.short`)), h("span", { class: "stat-label-tiny" }, t(`${key}.tiny`)));
 }
 
 function renderTrump(view, t) {

@@ -2,7 +2,7 @@
 // ui/games.js), rules links, and any message (a broken link, a save that could not be restored).
 
 import { h, mount } from "../dom.js";
-import { language, t } from "../i18n.js";
+import { has, language, t } from "../i18n.js";
 import { glyph } from "../render/cards.js";
 
 /**
@@ -25,6 +25,8 @@ export function renderHome(root, p) {
           : ["Z", "R", "B", "G", "Y"].map((kind) => glyph(kind, `glyph art-${kind}`)))),
         h("h2", null, t(`game.${game.id}.name`)),
         h("p", { class: "tagline" }, t(`game.${game.id}.tagline`)),
+        // a game's tip for a first game, where it has one (Willie: how to lengthen its rounds)
+        has(`game.${game.id}.tip`) ? h("p", { class: "tip", dataset: { testid: `tip-${game.id}` } }, t(`game.${game.id}.tip`)) : null,
         h("p", { class: "meta" }, game.max_players === 1 ? t("home.solo") : t("home.players", { min: game.min_players, max: game.max_players })),
         h(
           "div",

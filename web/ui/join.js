@@ -210,6 +210,6 @@ async function showGuestOver(ctx, guest, game) {
   } });
   result.dataset.state = outcome.ok ? "ok" : "failed";
   result.textContent = outcome.ok
-    ? t("verify.ok", { moves: outcome.moves, views: outcome.views, seed: guest.reveal.seed })
+    ? t("verify.ok", { n: outcome.moves, views: t("verify.views", { n: outcome.views }), seed: guest.reveal.seed })
     : t(`verify.failed.${outcome.why}`, { at: outcome.at ?? "" });
 }

@@ -196,7 +196,7 @@ export function renderLab(root, catalogue, p) {
       const done = sides.reduce((sum, s) => sum + s.done, 0);
       bar.max = total;
       bar.value = done;
-      progressText.textContent = p.engine.status === "ready" ? t("lab.progress", { done, total }) : t("lab.waiting");
+      progressText.textContent = p.engine.status === "ready" ? t("lab.progress", { done, n: total }) : t("lab.waiting");
     };
     const view = () => ({
       run,
@@ -245,8 +245,8 @@ export function renderLab(root, catalogue, p) {
     const played = runs.reduce((sum, r) => sum + r.games, 0);
     if (!live) {
       progressText.textContent = view.stopped
-        ? t("lab.stopped", { done: played, total: run.games * (run.b ? 2 : 1) })
-        : t("lab.done", { total: played, seconds: view.seconds.toFixed(1) });
+        ? t("lab.stopped", { done: played, n: run.games * (run.b ? 2 : 1) })
+        : t("lab.done", { n: played, seconds: view.seconds.toFixed(1) });
     }
     if (!runs.length) return; // stopped before any game was played
     results.classList.toggle("live", live);

@@ -50,10 +50,22 @@ export function sharedErrorText(error, game = "wizard") {
     const key = `reason.${info.reason}`;
     return has(key) ? t(key, params) : t("reason.generic", { message: info.message || "" });
   }
+  // a combination the game refuses (no `reason`) has its own sentence, by the setting's name
   const specific = `error.${info.code}.${info.option}`;
-  if (info.code === "bad_option" && info.option && has(specific)) return t(specific, params);
+  if (info.code === "bad_option" && info.option && !info.reason && has(specific)) return t(specific, params);
   if (info.code === "bad_option" && info.option && Number.isInteger(info.min) && Number.isInteger(info.max)) {
     return t("error.bad_option.range", params);
+  }
+  // which setting and why: not one of its choices (named in the player's language), not on or
+  // off, not a whole number, no such setting
+  const why = `error.bad_option.${info.reason}`;
+  if (info.code === "bad_option" && info.option && typeof info.reason === "string" && has(why)) {
+    if (Array.isArray(info.choices)) {
+      const lang = document.documentElement.lang || "en";
+      const labels = info.choices.map((value) => `“${optionValueLabel(game, info.option, value)}”`);
+      params.choices = new Intl.ListFormat(lang, { type: "disjunction" }).format(labels);
+    }
+    return t(why, params);
   }
   const key = `error.${info.code}`;
   return has(key) ? t(key, params) : t("error.generic", { message: info.message || String(error) });

@@ -12,11 +12,19 @@
 import { h, mount, sleep } from "../dom.js";
 import { t } from "../i18n.js";
 import { keepMove } from "../saves/keeper.js";
+import { saveSettings } from "../store.js";
 import { errorText } from "./messages.js";
 import { showOverlay, closeOverlay } from "./overlay.js";
 
-/** Pacing in milliseconds: [normal, fast bots]. */
-const PACE = { bot: [700, 40], trick: [1500, 200], round: [8000, 600] };
+/**
+ * Pacing in milliseconds: [normal, fast bots]. `bot` and `human` are the least time from one
+ * move on screen to a bot's next move: the bot thinks meanwhile (its request starts at once), so
+ * a bot that thinks longer adds only what goes over. After a person's move (`human`: this
+ * device's or another's) the table waits longer, so that the card just played can be read.
+ * `trick` is the pause on a finished trick, `round` how long an unattended table (no one at it
+ * to press Continue) shows a round's result. Measured in bench/bench_pace.py.
+ */
+export const PACE = { bot: [400, 40], human: [700, 150], trick: [1000, 300], round: [8000, 600] };
 /** A searching bot may think for a while inside Pyodide. */
 const BOT_TIMEOUT_MS = 180_000;
 
@@ -86,6 +94,41 @@ export class PlayScreen {
     return PACE[kind][this.ctx.settings.fastBots ? 1 : 0];
   }
 
+  /** Whether the last move was a person's (here or on another device), not a bot's. */
+  lastMoveByPerson() {
+    const last = this.record.moves[this.record.moves.length - 1];
+    return Boolean(last) && this.record.seats[last.seat]?.kind !== "bot";
+  }
+
+  /** Whether a bot plays at this device (the pace is this device's to set). */
+  hasLocalBots() {
+    return this.record.seats.some((_, seat) => this.seatKind(seat) === "bot");
+  }
+
+  /** The table bar's pace switch: fast bots on or off, kept with the settings at once. */
+  paceToggle() {
+    const fast = Boolean(this.ctx.settings.fastBots);
+    return h(
+      "button",
+      {
+        type: "button",
+        class: ["ghost", "pace-toggle", fast ? "active" : null],
+        "aria-pressed": String(fast),
+        title: t(fast ? "table.pace.fast_title" : "table.pace.normal_title"),
+        dataset: { testid: "pace-toggle" },
+        onclick: () => {
+          this.ctx.settings.fastBots = !fast;
+          saveSettings(this.ctx.settings);
+          document.dispatchEvent(new CustomEvent("tapete-settings")); // the header's menu follows
+          this.render();
+        },
+      },
+      h("span", { class: "pace-icon", "aria-hidden": "true" }, fast ? "▶▶" : "▶"),
+      " ",
+      t("table.pace.fast"),
+    );
+  }
+
   start() {
     this.hideHand = this.humans().length > 1 && this.game.shown === null;
     this.render();
@@ -145,6 +188,7 @@ export class PlayScreen {
       { class: "table-bar" },
       h("button", { type: "button", class: "ghost", dataset: { testid: "show-scores" }, onclick: () => this.showScores() }, t("table.scores")),
       this.ctx.share ? h("button", { type: "button", class: "ghost", dataset: { testid: "share" }, onclick: () => this.ctx.share(this.record) }, t("table.share")) : null,
+      this.hasLocalBots() ? this.paceToggle() : null,
       this.ctx.barExtra ? this.ctx.barExtra() : null,
       h("a", { class: "ghost button", href: `rules/${this.record.game}.${document.documentElement.lang || "en"}.html`, target: "_blank", rel: "noopener" }, t("home.rules")),
     );
@@ -193,8 +237,9 @@ export class PlayScreen {
         if (who.kind === "bot") {
           this.busy = true;
           this.render();
-          await sleep(this.pace("bot"));
-          if (this.stopped) return;
+          // the bot thinks while the last move stays on screen: only the rest of the pause is added
+          const shown = performance.now();
+          const pause = this.pace(this.lastMoveByPerson() ? "human" : "bot");
           const result = await this.ctx.engine.call("bot_move", {
             game: this.record.game,
             state: snap.state,
@@ -203,6 +248,9 @@ export class PlayScreen {
             bot_seed: this.record.moves.length,
             ...this.viewFields(),
           }, { timeout: BOT_TIMEOUT_MS });
+          if (this.stopped) return;
+          const left = pause - (performance.now() - shown);
+          if (left > 0) await sleep(left);
           if (this.stopped) return;
           await this.commit(seat, result.move, result);
           continue;

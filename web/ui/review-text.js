@@ -14,7 +14,7 @@ export function formatNumber(value, lang) {
 
 /** "12.4 points", "8 rack points", "3.5 percentage points". */
 export function lossText(loss, unit, t, lang) {
-  return t(`review.unit.${unit}`, { n: formatNumber(loss, lang) });
+  return t(`review.unit.${unit}`, { n: formatNumber(loss, lang), count: Math.round(loss * 10) / 10 });
 }
 
 function names(codes, nameOf, t) {

@@ -232,7 +232,7 @@ class ReviewPanel {
       h(
         "p",
         { class: "review-total", dataset: { testid: "review-total" } },
-        t(this.state.finished ? "review.total" : "review.total_so_far", { decisions: summary.decisions, loss: lossText(summary.loss, unit, t, lang) }),
+        t(this.state.finished ? "review.total" : "review.total_so_far", { n: summary.decisions, loss: lossText(summary.loss, unit, t, lang) }),
       ),
       counts,
       top.length ? h("h3", null, t("review.costliest")) : h("p", null, t("review.no_loss")),

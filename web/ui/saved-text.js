@@ -31,7 +31,7 @@ export function opponentsText(record) {
     else bots.set(seat.level, (bots.get(seat.level) || 0) + 1);
   });
   const parts = [...people];
-  for (const [level, n] of bots) parts.push(t(n === 1 ? "saves.vs.bot" : "saves.vs.bots", { n, level: levelText(level) }));
+  for (const [level, n] of bots) parts.push(t("saves.vs.bots", { n, level: levelText(level) }));
   return parts.join(", ");
 }
 

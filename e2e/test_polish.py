@@ -1,0 +1,201 @@
+"""The small things a player notices (issue 18): the bots' pace switch on the table, Wizard's seat
+plates on a phone and the first-dealer draw clear of them, Rummikub's stale "no play" hint, its
+hint panel leaving the rack on screen, and its game-over score sheet."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from records import bot_record, final_view
+from ui_helpers import plant_game, shot, wait_ready, wait_until
+
+DATA = Path(__file__).resolve().parent / "data"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+WIZARD4 = "#/wizard?seed=WZD1&players=4&bots=1:normal,2:normal,3:normal"
+
+# Every drawn or trick card that lies over a seat's plate by more than a pixel each way, once the
+# cards' slide-in is over (the plates sit above the cards: a card under one cannot be read).
+OVERLAPS = """() => {
+  if (document.getAnimations().some((a) => a.playState === 'running'
+      && a.effect?.target?.matches?.('.draw-card, .trick-card'))) return null;
+  const boxes = (selector) => [...document.querySelectorAll(selector)]
+    .map((el) => [el, el.getBoundingClientRect()]);
+  const out = [];
+  for (const [card, a] of boxes('.draw-card, .trick-card')) {
+    for (const [seat, b] of boxes('.seat')) {
+      const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      const what = `${card.dataset.card}@${card.dataset.seat} x ${seat.dataset.seat}`;
+      if (x > 1 && y > 1) out.push(what);
+    }
+  }
+  return {out};
+}"""
+
+
+def overlaps(page: Any) -> list[str]:
+    found: list[str] = wait_until(page, f"({OVERLAPS})()")["out"]
+    return found
+
+
+def test_the_pace_switch_is_on_the_table(new_context: Any, app_url: str) -> None:
+    page = new_context(fast=False).new_page()
+    page.goto(app_url + WIZARD4)
+    wait_ready(page)
+    page.wait_for_selector("[data-testid=pace-toggle][aria-pressed=false]")
+    assert "Fast bots" in page.inner_text("[data-testid=pace-toggle]")
+    page.click("[data-testid=pace-toggle]")
+    page.wait_for_selector("[data-testid=pace-toggle][aria-pressed=true]")
+    settings = json.loads(page.evaluate("localStorage.getItem('tapete.settings')"))
+    assert settings["fastBots"] is True
+    assert page.is_checked("[data-testid=fast-bots]")  # the ⚙ menu says the same
+    shot(page, "polish-01-pace-switch-desktop")
+    page.reload()
+    page.wait_for_selector("[data-testid=pace-toggle][aria-pressed=true]")
+    # the ⚙ menu's box turns it off again, and the table's switch follows
+    page.click("[data-testid=settings] summary")
+    page.click("[data-testid=fast-bots]")
+    page.wait_for_selector("[data-testid=pace-toggle][aria-pressed=false]")
+    page.select_option("[data-testid=lang-select]", "es")
+    page.wait_for_selector("[data-testid=pace-toggle]:has-text('Bots rápidos')")
+
+
+def test_wizard_plates_keep_their_numbers_and_no_card_hides_under_one(
+    new_context: Any, app_url: str
+) -> None:
+    context = new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(app_url + WIZARD4)
+    wait_ready(page)
+    page.wait_for_selector("[data-testid=draw-card]")
+    assert overlaps(page) == []
+    page.wait_for_selector("[data-testid=table][data-my-turn=true]")
+    assert overlaps(page) == []  # the bid buttons leave the felt less height
+    shot(page, "polish-02-first-dealer-draw-desktop")
+    page.set_viewport_size(PHONE)
+    assert overlaps(page) == []
+    for seat in (1, 2, 3):
+        count = page.locator(f"[data-testid=seat-{seat}] .seat-hand")
+        assert count.is_visible(), seat
+        assert count.inner_text().strip() == "×1"
+    shot(page, "polish-03-first-dealer-draw-phone")
+    # a trick with every other seat's card on it, on the phone
+    page.click("[data-testid=first-dealer-ok]")
+    for _ in range(60):
+        table = page.wait_for_selector(
+            "[data-testid=round-continue], [data-testid=table][data-my-turn=true]"
+        )
+        if table.get_attribute("data-testid") == "round-continue":
+            table.click()
+            continue
+        trick = (table.get_attribute("data-trick") or "").split()
+        if table.get_attribute("data-phase") == "play" and len(trick) == 3:
+            break
+        page.click(
+            "[data-testid=bid].legal"
+            if table.get_attribute("data-phase") == "bid"
+            else "[data-testid=trump-choice].legal, [data-testid=hand-card].legal"
+        )
+        page.wait_for_selector(
+            "[data-testid=table][data-my-turn=false], [data-testid=round-continue]",
+            state="attached",
+        )
+    else:
+        raise AssertionError("no trick with three cards before us")
+    assert overlaps(page) == []
+    shot(page, "polish-04-trick-phone")
+
+
+def start_rummikub(page: Any, app_url: str, link: str) -> None:
+    page.goto(app_url + link)
+    wait_ready(page)
+    page.wait_for_selector("[data-testid=rummikub-table][data-my-turn=true]", timeout=90_000)
+
+
+def test_rummikub_no_play_hint_goes_when_a_tile_moves(new_context: Any, app_url: str) -> None:
+    page = new_context().new_page()
+    # seat 0's first rack (K4 K6 K10 K13 R4 R5 B6 B9 B10 Y4 Y5 Y8 Y12 Y13) has no initial meld
+    start_rummikub(page, app_url, "#/rummikub?seed=RKN3&players=2&bots=1:normal")
+    page.click("[data-testid=hint]")
+    panel = page.wait_for_selector("[data-testid=hint-panel]", timeout=60_000)
+    assert "No play from your rack" in panel.inner_text()
+    page.click("[data-testid=hand-tile][data-code='Y4']")
+    page.click("[data-testid=new-meld]")
+    page.wait_for_selector("[data-testid=hint-panel]", state="detached")
+    # the table drawn again (auto-arrange's mode on and off), the tile back: it stays gone
+    page.click("[data-testid=arrange]")
+    page.click("[data-testid=arrange-cancel]")
+    page.click("[data-testid=reset-turn]")
+    page.wait_for_selector("[data-testid=hand-tile][data-code='Y4']")
+    assert page.locator("[data-testid=hint-panel]").count() == 0
+
+
+def test_rummikub_hint_leaves_the_rack_on_screen(new_context: Any, app_url: str) -> None:
+    """A 4-player game at a table of ten melds whose best play rearranges it into eleven."""
+    page = new_context(viewport=DESKTOP).new_page()
+    page.goto(app_url)
+    wait_ready(page)
+    record = json.loads((DATA / "rummikub-big-hint.json").read_text(encoding="utf-8"))
+    page.goto(f"{app_url}#/play/{plant_game(page, record)}")
+    page.wait_for_selector("[data-testid=rummikub-table][data-my-turn=true]", timeout=90_000)
+    page.click("[data-testid=hint]")
+    page.wait_for_selector("[data-testid=use-hint]", timeout=60_000)
+    rack = page.locator("[data-testid=rummikub-table] .mt-hand").bounding_box()
+    assert rack and rack["y"] + rack["height"] <= DESKTOP["height"], rack
+    shot(page, "polish-05-rummikub-hint-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, "polish-06-rummikub-hint-phone")
+
+
+def test_rummikub_score_sheet_looks_like_the_others(new_context: Any, app_url: str) -> None:
+    record = bot_record("rummikub", "RKOVER", ("easy",), options={"match_mode": True})
+    page = new_context(viewport=DESKTOP).new_page()
+    page.goto(app_url)
+    wait_ready(page)
+    page.goto(f"{app_url}#/play/{plant_game(page, record)}")
+    page.wait_for_selector("[data-testid=game-over]", timeout=90_000)
+    sheet = page.locator("[data-testid=score-sheet]")
+    assert sheet.get_attribute("class") == "sheet-scroll"
+    assert page.locator("[data-testid=score-sheet] table.sheet tbody tr").count() == 2
+    # each game's winner is marked (in words for a screen reader too); the match has a total
+    won = page.locator("[data-testid=score-sheet] td.rk-sheet-won")
+    assert won.count() >= 2 and "Winner" in won.first.inner_text()
+    outcome, _ = final_view(record)
+    total = page.locator("[data-testid=score-sheet] tfoot td").all_inner_texts()
+    assert total == [f"+{p}" if int(p) > 0 else str(p) for p in outcome["points"]]
+    # the sheet's own look: its border, the shared head colour
+    head = page.eval_on_selector(
+        "[data-testid=score-sheet] thead th", "th => getComputedStyle(th).backgroundColor"
+    )
+    assert head == "rgb(239, 232, 212)"
+    sheet.scroll_into_view_if_needed()
+    shot(page, "polish-07-rummikub-sheet-desktop")
+    page.set_viewport_size(PHONE)
+    sheet.scroll_into_view_if_needed()
+    shot(page, "polish-08-rummikub-sheet-phone")
+
+
+def test_willie_says_how_to_lengthen_its_rounds(new_context: Any, app_url: str) -> None:
+    """Most rounds end before anyone's second turn (the lab's numbers): the home card and the
+    knob's own hint say which knob lengthens them, and the rules page gives the numbers."""
+    page = new_context().new_page()
+    page.goto(app_url)
+    tip = page.wait_for_selector("[data-testid=tip-willie]")
+    assert "“Close with at most”" in tip.inner_text()
+    assert page.locator("[data-testid^=tip-]").count() == 1  # only Willie has one
+    page.click("[data-testid=new-willie]")
+    page.wait_for_selector("[data-testid=opt-close_threshold]")
+    row = page.locator(".option-row:has([data-testid=opt-close_threshold])")
+    assert "Close with at most" in row.inner_text() and "longer rounds" in row.inner_text()
+    for lang in ("en", "es"):
+        page.goto(f"{app_url}rules/willie.{lang}.html#length")
+        rows = page.locator("[data-testid=round-length] tbody tr")
+        assert rows.count() == 4
+        assert page.locator("#length ~ p.note a[href*='lab/willie']").count() == 1
+    page.goto(app_url)
+    page.click("[data-testid=lang-es]")
+    tip = page.wait_for_selector("[data-testid=tip-willie]:has-text('Cerrar con como mucho')")
+    shot(page, "polish-09-willie-tip-es")

@@ -4,6 +4,7 @@
 // Card codes: rank A, 2..10 then suit S H D C (V = the fifth suit); members JS, QS, KS.
 
 import { h } from "../dom.js";
+import { announce } from "../ui/announce.js";
 
 const SUIT_SIGN = { S: "♠", H: "♥", D: "♦", C: "♣", V: "✿" };
 const RED = new Set(["H", "D"]);
@@ -136,7 +137,7 @@ export function renderTable(p) {
     "section",
     { class: "lobo-zone lobo-wolf", "aria-label": t("lobo.wolf") },
     h("h3", null, t("lobo.wolf"), " ", h("span", { class: "lobo-count" }, `(${view.wolf.length})`)),
-    h("div", { class: "lobo-cards", dataset: { testid: "wolf" } }, view.wolf.length ? view.wolf.map((c) => face(c, t, cardOpts(c, "wolf-card"))) : h("p", { class: "lobo-empty" }, t("lobo.wolf.empty"))),
+    h("div", { class: "lobo-cards", dataset: { testid: "wolf", arrows: "" } }, view.wolf.length ? view.wolf.map((c) => face(c, t, cardOpts(c, "wolf-card"))) : h("p", { class: "lobo-empty" }, t("lobo.wolf.empty"))),
   );
 
   // -- the party ---------------------------------------------------------------------------
@@ -147,7 +148,7 @@ export function renderTable(p) {
         h("h3", null, t("lobo.party")),
         h(
           "div",
-          { class: "lobo-cards", dataset: { testid: "party" } },
+          { class: "lobo-cards", dataset: { testid: "party", focusHome: myTurn && choosing ? "2" : null, arrows: "" } },
           view.members.map((m) => {
             const canSacrifice = legal.some((move) => move.startsWith(`sacrifice ${m.card}>`));
             const canRevive = choosing && legal.includes(`revive ${m.card}`);
@@ -177,13 +178,13 @@ export function renderTable(p) {
     "section",
     { class: "lobo-zone lobo-you", "aria-label": t("lobo.hand") },
     h("h3", null, t("lobo.hand")),
-    h("div", { class: "lobo-cards", dataset: { testid: "hand" } }, handCards.length ? handCards : h("p", { class: "lobo-empty" }, t("lobo.hand.empty"))),
+    h("div", { class: "lobo-cards", dataset: { testid: "hand", focusHome: myTurn ? (view.forced_fold ? "2" : "1") : null, arrows: "" } }, handCards.length ? handCards : h("p", { class: "lobo-empty" }, t("lobo.hand.empty"))),
     view.mode !== "CLASSIC_LOBO"
       ? h(
           "div",
           { class: "lobo-reserve" },
           h("h4", null, t("lobo.reserve")),
-          h("div", { class: "lobo-cards lobo-small", dataset: { testid: "reserve" } }, view.reserve.length ? view.reserve.map((c) => face(c, t, cardOpts(c, "reserve-card"))) : h("p", { class: "lobo-empty" }, t("lobo.reserve.empty"))),
+          h("div", { class: "lobo-cards lobo-small", dataset: { testid: "reserve", arrows: "" } }, view.reserve.length ? view.reserve.map((c) => face(c, t, cardOpts(c, "reserve-card"))) : h("p", { class: "lobo-empty" }, t("lobo.reserve.empty"))),
         )
       : null,
   );
@@ -196,7 +197,7 @@ export function renderTable(p) {
       h(
         "p",
         { class: ["lobo-last", last.won ? "won" : "lost"], dataset: { testid: "last-round" } },
-        last.won ? t("lobo.last.won", { round: last.round }) : last.members_lost ? t("lobo.last.lost_members", { round: last.round, n: last.members_lost }) : t("lobo.last.lost", { round: last.round }),
+        lastRoundText(last, t),
       ),
     );
   }
@@ -209,9 +210,11 @@ export function renderTable(p) {
   else if (choosing) status = t("lobo.status.choice");
   else if (view.forced_fold) status = t("lobo.status.forced_fold");
   else status = view.final ? t("lobo.status.final") : t("lobo.status.play");
-  panel.append(h("p", { class: "lobo-status", role: "status", dataset: { testid: "status" } }, status));
+  // not live regions (drawn again on every render): the play screen's announcer says them
+  panel.append(h("p", { class: "lobo-status", dataset: { testid: "status" } }, status));
 
-  const actions = h("div", { class: "lobo-actions" });
+  // a keyboard player's focus starts a turn on the hand (on Fold when nothing else is possible)
+  const actions = h("div", { class: "lobo-actions", dataset: { focusHome: myTurn ? (view.forced_fold ? "1" : "3") : null } });
   if (myTurn && playing) {
     const mine = [...sel].filter((c) => !view.wolf.includes(c));
     const theirs = [...sel].filter((c) => view.wolf.includes(c));
@@ -239,11 +242,12 @@ export function renderTable(p) {
           p.onCheck(text).then((reason) => {
             if (selection !== asked || asked.asked !== text) return;
             asked.reason = reason || t("lobo.select.none");
+            announce(asked.reason);
             p.refresh && p.refresh();
           });
         }
       }
-      panel.append(h("p", { class: "lobo-reason", role: "alert", dataset: { testid: "move-reason" } }, selection.reason || t("lobo.checking")));
+      panel.append(h("p", { class: "lobo-reason", dataset: { testid: "move-reason" } }, selection.reason || t("lobo.checking")));
     }
     if (sel.size) actions.append(h("button", { type: "button", class: "ghost", dataset: { testid: "clear-selection" }, onclick: () => { sel.clear(); p.refresh && p.refresh(); } }, t("lobo.clear")));
     if (legal.includes("fold")) actions.append(h("button", { type: "button", class: view.forced_fold ? "primary" : "ghost danger", dataset: { testid: "fold" }, onclick: () => p.onMove("fold") }, t("lobo.fold")));
@@ -260,7 +264,7 @@ export function renderTable(p) {
   );
   panel.append(h("div", { class: "lobo-bar" }, actions, tools));
   if (hint && myTurn) panel.append(renderHint(hint, p, view));
-  if (p.message) panel.append(h("p", { class: "message shown", role: "alert", dataset: { testid: "table-message" } }, p.message));
+  if (p.message) panel.append(h("p", { class: "message shown", dataset: { testid: "table-message" } }, p.message));
 
   return h(
     "div",
@@ -272,6 +276,12 @@ export function renderTable(p) {
     h("div", { class: "lobo-row" }, you, party),
     panel,
   );
+}
+
+/** How a round ended: "Round 2 won.", "Round 3 lost: party members turned face down: 2." */
+export function lastRoundText(row, t) {
+  if (row.won) return t("lobo.last.won", { round: row.round });
+  return row.members_lost ? t("lobo.last.lost_members", { round: row.round, n: row.members_lost }) : t("lobo.last.lost", { round: row.round });
 }
 
 /** "5♠ > 4♥" (which cards, since the description names ranks only). */

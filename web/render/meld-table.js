@@ -55,9 +55,12 @@
 // stays picked up, as after a tap.
 // Tap (or Enter/Space) a tile to pick it up, then tap (or Enter) a target: the gaps of every
 // meld, "New meld", "Back to hand"; Escape puts it down; arrow keys move between tiles and
-// targets. A picked table tile can also split its meld in front of itself.
+// targets. A picked table tile can also split its meld in front of itself. A tile put down by
+// the keyboard keeps the focus where it went; a button that went away hands it to the hand.
+// A refusal ("Done" on an invalid table) is said in the page's live region (ui/announce.js).
 
 import { h } from "../dom.js";
+import { announce } from "../ui/announce.js";
 
 const DRAG_START_PX = 6;
 const LONG_PRESS_MS = 280; // touch: how long a finger rests on a tile to lift it
@@ -214,6 +217,7 @@ export class MeldTable {
       this.take(found);
       const tile = { ...found.tile, code: this.restore_code(found.tile.code) };
       this.hand.splice(Math.max(0, Math.min(index, this.hand.length)), 0, tile);
+      this.focusAfter = `tile:${tileId}`;
       if (found.where === "hand" && this.opts.onHandOrder) this.opts.onHandOrder(this.handCodes());
       return this.changedNow();
     }
@@ -238,6 +242,7 @@ export class MeldTable {
       this.melds.push(meld);
     }
     meld.tiles.splice(Math.max(0, Math.min(index, meld.tiles.length)), 0, { ...now.tile, code });
+    this.focusAfter = `tile:${tileId}`;
     return this.changedNow();
   }
 
@@ -421,6 +426,7 @@ export class MeldTable {
   say(text) {
     this.message = text;
     this.render();
+    announce(text);
     if (this.opts.onChange) this.opts.onChange(this);
   }
 
@@ -432,7 +438,8 @@ export class MeldTable {
   // -- drawing ------------------------------------------------------------------------------
 
   render() {
-    const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
+    const active = document.activeElement;
+    const focused = active && [this.tableEl, this.handEl, this.barEl].some((zone) => zone.contains(active)) ? active.dataset.focus || "" : null;
     const picked = this.selected ? this.find(this.selected) : null;
     const live = Boolean(this.opts.interactive);
     const result = this.current();
@@ -470,7 +477,7 @@ export class MeldTable {
 
     const canUndo = live && this.history.length > 0;
     const status = this.message
-      ? h("p", { class: "mt-message", role: "alert", dataset: { testid: "meld-message" } }, this.message)
+      ? h("p", { class: "mt-message", dataset: { testid: "meld-message" } }, this.message)
       : picked
         ? h("p", { class: "mt-status", role: "status" }, this.text("picked", { tile: this.name(picked.tile.code) }))
         : null;
@@ -478,24 +485,33 @@ export class MeldTable {
       h(
         "div",
         { class: "mt-actions" },
-        h("button", { type: "button", class: "ghost", disabled: !canUndo, dataset: { testid: "undo-step" }, onclick: () => this.undo() }, this.text("undo")),
-        h("button", { type: "button", class: "ghost", disabled: !(live && this.changed()), dataset: { testid: "reset-turn" }, onclick: () => this.reset() }, this.text("reset")),
+        h("button", { type: "button", class: "ghost", disabled: !canUndo, dataset: { testid: "undo-step", focus: "undo" }, onclick: () => this.undo() }, this.text("undo")),
+        h("button", { type: "button", class: "ghost", disabled: !(live && this.changed()), dataset: { testid: "reset-turn", focus: "reset" }, onclick: () => this.reset() }, this.text("reset")),
         picked && picked.where === "meld" && picked.index > 0
           ? h("button", { type: "button", class: "ghost", dataset: { testid: "split", focus: "split" }, onclick: () => this.split(picked.meld.id, picked.index) }, this.text("split"))
           : null,
-        picked ? h("button", { type: "button", class: "ghost", dataset: { testid: "cancel-pick" }, onclick: () => this.pick(null) }, this.text("cancel")) : null,
+        picked ? h("button", { type: "button", class: "ghost", dataset: { testid: "cancel-pick", focus: "cancel" }, onclick: () => this.pick(null) }, this.text("cancel")) : null,
         h(
           "button",
-          { type: "button", class: "primary", disabled: !(live && this.changed()), dataset: { testid: "done" }, onclick: () => this.done() },
+          { type: "button", class: "primary", disabled: !(live && this.changed()), dataset: { testid: "done", focus: "done" }, onclick: () => this.done() },
           this.text("done"),
         ),
       ),
       status || "",
     );
-    if (focusKey) {
-      const again = this.tableEl.parentNode ? document.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`) : null;
-      if (again && again !== document.activeElement) again.focus({ preventScroll: true });
-    }
+    const after = this.focusAfter;
+    this.focusAfter = null;
+    if (focused !== null) this.refocus([after, focused]);
+  }
+
+  /** Give the focus, which was on the board, to the first of these keys still there and
+   * enabled, else to the first tile of the hand, else to the first enabled button. */
+  refocus(keys) {
+    if (!this.tableEl.isConnected) return;
+    const byKey = (key) => (key ? document.querySelector(`[data-focus="${CSS.escape(key)}"]`) : null);
+    const candidates = [...keys.map(byKey), this.handEl.querySelector(".mt-tile"), this.barEl.querySelector("button:not(:disabled)"), this.tableEl.querySelector("button")];
+    const el = candidates.find((x) => x && !x.disabled && x.matches("button"));
+    if (el && el !== document.activeElement) el.focus({ preventScroll: true });
   }
 
   name(code) {

@@ -131,6 +131,9 @@ export function renderTable(p) {
     });
   }
   board.update({ interactive: myTurn, t, onDone: (move) => p.onMove(move), explain: (error) => explainError(error, t) });
+  // a keyboard player's focus starts the turn on the rack (ui/focus.js)
+  if (myTurn) board.handEl.dataset.focusHome = "1";
+  else delete board.handEl.dataset.focusHome;
   armTimer(p, key, myTurn);
 
   const info = h("div", { class: "rk-info", dataset: { testid: "rk-info" } });
@@ -153,7 +156,7 @@ export function renderTable(p) {
   );
 
   const status = h("div", { class: "status-line", dataset: { testid: "status" } }, statusText(p, myTurn), lastText(view, p.names, t));
-  const message = p.message ? h("p", { class: "notice error", role: "alert", dataset: { testid: "message" } }, p.message) : null;
+  const message = p.message ? h("p", { class: "notice error", dataset: { testid: "message" } }, p.message) : null;
 
   const rackTools = mine
     ? h(
@@ -171,7 +174,7 @@ export function renderTable(p) {
   const turnTools = myTurn
     ? h(
         "div",
-        { class: "rk-turn-tools" },
+        { class: "rk-turn-tools", dataset: { focusHome: "2" } },
         view.pool_size > 0
           ? h("button", { type: "button", class: "ghost", dataset: { testid: "draw" }, onclick: () => p.onMove("draw") }, t("rummikub.draw"))
           : h("button", { type: "button", class: "ghost", dataset: { testid: "pass" }, onclick: () => p.onMove("pass") }, t("rummikub.pass")),
@@ -213,11 +216,18 @@ function statusText(p, myTurn) {
 }
 
 function lastText(view, names, t) {
+  const text = lastMoveText(view, names, t);
+  return text ? h("span", { class: "rk-last", dataset: { testid: "last" } }, " · ", text) : null;
+}
+
+/** The last move in words ("Bot 2 played 3 tiles"), as the status line and the live region
+ * (ui/announce-moves.js) say it; null before the first move. */
+export function lastMoveText(view, names, t) {
   const last = view.last;
   if (!last) return null;
   // the seat that sees the view is spoken to ("You drew", "Has robado"), not named
   const key = last.seat === view.seat ? `rummikub.last.you.${last.action}` : `rummikub.last.${last.action}`;
-  return h("span", { class: "rk-last", dataset: { testid: "last" } }, " · ", t(key, { name: names[last.seat], n: last.tiles }));
+  return t(key, { name: names[last.seat], n: last.tiles });
 }
 
 /** The initial meld's line: what it needs, or its running value against the threshold (with

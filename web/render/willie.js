@@ -132,6 +132,9 @@ export function renderTable(p) {
   const myTurn = view.to_move === viewer && p.legal.length > 0 && !p.hideHand;
   const building = myTurn && (view.phase === "meld" || view.phase === "final");
   const table = meldTable(p, building);
+  // a keyboard player's focus starts a meld phase on the hand, the others on the actions
+  if (building && p.interactive) table.handEl.dataset.focusHome = "1";
+  else delete table.handEl.dataset.focusHome;
   return h(
     "section",
     {
@@ -148,8 +151,9 @@ export function renderTable(p) {
     },
     renderInfo(view, t),
     renderSeats(p),
-    h("p", { class: "willie-status", role: "status", dataset: { testid: "status" } }, statusText(p, myTurn)),
-    p.message ? h("p", { class: "willie-message", role: "alert", dataset: { testid: "message" } }, p.message) : null,
+    // not live regions (drawn again on every render): the play screen's announcer says them
+    h("p", { class: "willie-status", dataset: { testid: "status" } }, statusText(p, myTurn)),
+    p.message ? h("p", { class: "willie-message", dataset: { testid: "message" } }, p.message) : null,
     h("div", { class: "willie-felt", dataset: { testid: "felt" } }, table.tableEl),
     myTurn ? renderActions(p, view) : null,
     building ? table.barEl : null,
@@ -261,7 +265,7 @@ function renderActions(p, view) {
   if (view.phase === "meld") pass = view.stock_size === 0 ? "willie.pass.empty" : view.draws === 1 ? "willie.pass.second" : "willie.pass.third";
   return h(
     "div",
-    { class: "willie-actions", dataset: { testid: "actions" } },
+    { class: "willie-actions", dataset: { testid: "actions", focusHome: view.phase === "meld" || view.phase === "final" ? "2" : "1" } },
     button("draw", t("willie.draw")),
     button("close", t("willie.close")),
     button("continue", t("willie.continue"), "ghost"),
@@ -437,7 +441,8 @@ export function renderScoreSheet(view, names, t) {
   return h("div", { class: "sheet-scroll", tabindex: "0", role: "region", "aria-label": t("sheet.title"), dataset: { testid: "score-sheet" } }, h("table", { class: "sheet willie-sheet" }, h("thead", null, head1, head2), body), bonuses, legend);
 }
 
-function endText(row, names, t) {
+/** How a round ended: "Bot 2 closed." (the score sheet, the round's sheet, the live region). */
+export function endText(row, names, t) {
   if (row.end === "close") return t("willie.end.close", { name: names[row.closer] });
   if (row.end === "out") return t("willie.end.out", { name: names[row.went_out] });
   return t("willie.end.stock");

@@ -262,11 +262,12 @@ function renderRoundInfo(view, t) {
 function renderActions(p, myTurn, hint) {
   const { view, t } = p;
   const box = h("div", { class: "actions", dataset: { testid: "actions" } });
-  box.append(h("div", { class: "status", role: "status", dataset: { testid: "status" } }, p.status || ""));
+  // not a live region: drawn again on every render; the play screen's announcer says the turn
+  box.append(h("div", { class: "status", dataset: { testid: "status" } }, p.status || ""));
   if (hint || (myTurn && !p.hideHand && p.hintBusy)) box.append(renderHintLine(p, hint));
   const hinted = hint ? hint.move : null;
   if (myTurn && view.phase === "bid") {
-    const bids = h("div", { class: "bids", role: "group", "aria-label": t("table.your_bid") });
+    const bids = h("div", { class: "bids", role: "group", "aria-label": t("table.your_bid"), dataset: { focusHome: "1", arrows: "" } });
     for (let k = 0; k <= view.round; k++) {
       const move = `bid ${k}`;
       const legal = p.legal.includes(move);
@@ -289,7 +290,7 @@ function renderActions(p, myTurn, hint) {
     box.append(h("div", { class: "bid-row" }, h("span", { class: "bid-label" }, t("table.your_bid")), bids));
   }
   if (myTurn && view.phase === "trump") {
-    const suits = h("div", { class: "suits", role: "group", "aria-label": t("table.choose_trump") });
+    const suits = h("div", { class: "suits", role: "group", "aria-label": t("table.choose_trump"), dataset: { focusHome: "1", arrows: "" } });
     for (const suit of SUITS) {
       const move = `trump ${suit}`;
       const legal = p.legal.includes(move);
@@ -311,7 +312,7 @@ function renderActions(p, myTurn, hint) {
     }
     box.append(h("div", { class: "bid-row" }, h("span", { class: "bid-label" }, t("table.choose_trump")), suits));
   }
-  box.append(h("div", { class: ["message", p.message ? "shown" : null], role: "alert", dataset: { testid: "message" } }, p.message || ""));
+  box.append(h("div", { class: ["message", p.message ? "shown" : null], dataset: { testid: "message" } }, p.message || ""));
   return box;
 }
 
@@ -322,7 +323,7 @@ function renderHand(p, myTurn, hint) {
   const cards = sortHand(view.hand, view.trump);
   const hand = h("div", {
     class: ["hand", playing ? "playing" : null, cards.length > 10 ? "crowded" : null],
-    dataset: { testid: "hand", count: cards.length },
+    dataset: { testid: "hand", count: cards.length, focusHome: playing ? "1" : null, arrows: "" },
     style: { "--count": cards.length },
     role: "group",
     "aria-label": t("table.your_hand"),

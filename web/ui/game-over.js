@@ -10,7 +10,8 @@ import { t } from "../i18n.js";
  */
 export function renderGameOver(root, p) {
   const { outcome, view } = p.snap;
-  const winners = outcome.winners.map((seat) => p.names[seat]);
+  // the focus was on the table that is gone (or nowhere): it starts on the heading
+  const lost = !document.activeElement || document.activeElement === document.body || root.contains(document.activeElement);
   mount(
     root,
     h(
@@ -19,10 +20,8 @@ export function renderGameOver(root, p) {
       h(
         "section",
         { class: "panel wide" },
-        h("h2", null, t("over.title")),
-        p.renderer.renderHeadline
-          ? p.renderer.renderHeadline(outcome, view, t)
-          : h("p", { class: "winners", dataset: { testid: "winners" } }, t(winners.length > 1 ? "over.winners" : "over.winner_is", { names: winners.join(", ") })),
+        h("h2", { tabindex: "-1", dataset: { testid: "over-title" } }, t("over.title")),
+        headline(p.renderer, outcome, view, p.names),
         p.renderer.renderRanking(outcome, p.names, t),
         h(
           "div",
@@ -39,4 +38,17 @@ export function renderGameOver(root, p) {
       h("section", { class: "panel wide" }, h("h2", null, t("sheet.title")), p.renderer.renderScoreSheet(view, p.names, t)),
     ),
   );
+  if (lost) root.querySelector("[data-testid=over-title]")?.focus({ preventScroll: true });
+}
+
+/** Who won (the game's own headline where it has one: Lobo's won or lost). */
+function headline(renderer, outcome, view, names) {
+  if (renderer.renderHeadline) return renderer.renderHeadline(outcome, view, t);
+  const winners = outcome.winners.map((seat) => names[seat]);
+  return h("p", { class: "winners", dataset: { testid: "winners" } }, t(winners.length > 1 ? "over.winners" : "over.winner_is", { names: winners.join(", ") }));
+}
+
+/** The end of a game in words, for the live region: "Game over. Winner: Bot 2". */
+export function gameOverText(renderer, snap, names) {
+  return `${t("over.title")}. ${headline(renderer, snap.outcome, snap.view, names).textContent}`;
 }

@@ -1,6 +1,7 @@
 // Modal layers: one at a time, above the table, with focus moved into them.
 
 import { h } from "../dom.js";
+import { findByKey, focusKey } from "./focus.js";
 
 let current = null;
 let titles = 0;
@@ -16,6 +17,7 @@ let titles = 0;
 export function showOverlay(build, opts = {}) {
   closeOverlay();
   const before = document.activeElement;
+  const beforeKey = focusKey(before);
   const escape = opts.escape === undefined ? !opts.opaque : opts.escape;
   return new Promise((resolve) => {
     const layer = h("div", {
@@ -34,9 +36,10 @@ export function showOverlay(build, opts = {}) {
       if (current && current.layer === layer) current = null;
       document.removeEventListener("keydown", onKey);
       layer.remove();
-      // the page may have redrawn meanwhile: then the control of the same test id stands in
+      // the page may have redrawn meanwhile: then the same control (the same card, bid...)
+      // stands in, else one of the same test id
       const testid = before && before.dataset ? before.dataset.testid : null;
-      const back = before && before.isConnected ? before : testid ? document.querySelector(`[data-testid="${CSS.escape(testid)}"]`) : null;
+      const back = before && before.isConnected ? before : findByKey(document.getElementById("app"), beforeKey) || (testid ? document.querySelector(`[data-testid="${CSS.escape(testid)}"]`) : null);
       if (back && typeof back.focus === "function") back.focus({ preventScroll: true });
       resolve(value);
     };

@@ -8,10 +8,19 @@
 // the move the host announced), `apply(seat, move, game)` plays the viewer's move (a guest
 // sends it to the host), `ask(op, fields)` answers inspect/arrange/hint, and `committed(game)`
 // hears of every move. Renderers never know which it is.
+//
+// For keyboard and screen-reader players (issue 18): the focus survives every redraw
+// (./focus.js), and a live region (./announce.js) says each other player's move, the trick's
+// winner, a round's result, the player's turn, a refused move and the game's end
+// (./announce-moves.js words them).
 
 import { h, mount, sleep } from "../dom.js";
 import { t } from "../i18n.js";
 import { keepMove } from "../saves/keeper.js";
+import { announce, clearAnnouncements, forgetSecrets } from "./announce.js";
+import { moveNews, tableNews } from "./announce-moves.js";
+import { FocusKeeper } from "./focus.js";
+import { gameOverText } from "./game-over.js";
 import { saveSettings } from "../store.js";
 import { errorText } from "./messages.js";
 import { showOverlay, closeOverlay } from "./overlay.js";
@@ -131,6 +140,9 @@ export class PlayScreen {
 
   start() {
     this.hideHand = this.humans().length > 1 && this.game.shown === null;
+    this.focus = new FocusKeeper(this.ctx.root, t("table.focus_park", { game: t(`game.${this.record.game}.name`) }));
+    clearAnnouncements();
+    if (!this.hideHand) announce(tableNews(this.record.game, this.game.snap.view));
     this.render();
     this.loop();
   }
@@ -138,6 +150,35 @@ export class PlayScreen {
   stop() {
     this.stopped = true;
     closeOverlay();
+    if (this.focus) this.focus.remove();
+  }
+
+  /** The seat is the one player at this device, spoken to ("You take the trick"). */
+  isYou(seat) {
+    return seat === this.game.viewer && this.seatKind(seat) === "human" && this.humans().length === 1;
+  }
+
+  /** Whether the player here may move now (their table is live). */
+  awaitsPlayer() {
+    const snap = this.game.snap;
+    return !this.busy && !this.hideHand && !this.displayView && !snap.outcome && snap.to_move === this.game.viewer;
+  }
+
+  /** Say the player's turn once, in the table's own status line ("Your turn: play a card."),
+   * unless the line is the one said last and nobody else moved since (Lobo's next capture). */
+  sayTurn() {
+    const key = `${this.record.moves.length}:${this.game.viewer}`;
+    if (this.turnSaid === key) return;
+    this.turnSaid = key;
+    const status = this.ctx.root.querySelector("[data-testid=status]");
+    if (!status) return;
+    // Rummikub's line ends with the last move, said already when it was made
+    const own = [...status.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => node.textContent).join("").trim();
+    const text = own || status.textContent.trim();
+    const last = this.record.moves[this.record.moves.length - 1];
+    if (text === this.turnText && last && last.seat === this.game.viewer) return;
+    this.turnText = text;
+    announce(text);
   }
 
   statusText(view) {
@@ -146,7 +187,7 @@ export class PlayScreen {
     const name = this.names()[seat];
     const mine = seat === this.game.viewer && !this.hideHand;
     if (seat === null || seat === undefined) return t("status.over");
-    if (this.trickShown) return t("status.trick_won", { name: this.names()[this.trickShown.winner] });
+    if (this.trickShown) return t(this.isYou(this.trickShown.winner) ? "status.trick_won.you" : "status.trick_won", { name: this.names()[this.trickShown.winner] });
     if (mine) return t(`status.you.${view.phase}`);
     return t(`status.other.${view.phase}`, { name });
   }
@@ -154,6 +195,7 @@ export class PlayScreen {
   render() {
     if (this.stopped) return;
     const { renderer, root } = this.ctx;
+    this.focus?.hold(); // before the renderer, which may move the focus itself (the meld table)
     const view = this.displayView || this.game.snap.view;
     const names = this.names();
     const table = renderer.renderTable({
@@ -190,12 +232,13 @@ export class PlayScreen {
       this.ctx.share ? h("button", { type: "button", class: "ghost", dataset: { testid: "share" }, onclick: () => this.ctx.share(this.record) }, t("table.share")) : null,
       this.hasLocalBots() ? this.paceToggle() : null,
       this.ctx.barExtra ? this.ctx.barExtra() : null,
-      h("a", { class: "ghost button", href: `rules/${this.record.game}.${document.documentElement.lang || "en"}.html`, target: "_blank", rel: "noopener" }, t("home.rules")),
+      h("a", { class: "ghost button", href: `rules/${this.record.game}.${document.documentElement.lang || "en"}.html`, target: "_blank", rel: "noopener", dataset: { testid: "rules-link" } }, t("home.rules")),
     );
     // Cards already on the table keep still; only a newly played card slides in.
     const shown = new Set([...root.querySelectorAll(".trick-card")].map((card) => card.dataset.card));
     for (const card of table.querySelectorAll(".trick-card")) if (shown.has(card.dataset.card)) card.classList.add("settled");
     mount(root, h("div", { class: "play", dataset: { testid: "play", seed: this.record.seed, moves: this.record.moves.length } }, table, bar));
+    this.focus?.restore({ moment: this.record.moves.length, turn: this.awaitsPlayer() });
   }
 
   showScores() {
@@ -221,6 +264,7 @@ export class PlayScreen {
       while (!this.stopped) {
         const snap = this.game.snap;
         if (snap.outcome) {
+          if (this.record.moves.length > 0) announce(gameOverText(this.ctx.renderer, snap, this.names()));
           this.ctx.onOver(this.game);
           return;
         }
@@ -267,6 +311,7 @@ export class PlayScreen {
         }
         this.busy = false;
         this.render();
+        this.sayTurn();
         this.autoHint();
         return; // wait for the player's click
       }
@@ -278,6 +323,7 @@ export class PlayScreen {
   }
 
   async handOver(seat) {
+    forgetSecrets(); // what the last player drew is theirs alone
     this.hideHand = true;
     this.busy = true;
     this.render();
@@ -304,6 +350,7 @@ export class PlayScreen {
     if (snap.to_move !== this.game.viewer) {
       this.message = t("msg.not_your_turn");
       this.render();
+      announce(this.message);
       return;
     }
     this.busy = true;
@@ -328,6 +375,7 @@ export class PlayScreen {
         this.message = errorText(error, this.record.game);
         this.busy = false;
         this.render();
+        announce(this.message);
         return;
       }
       this.ctx.onFatal(error);
@@ -433,6 +481,7 @@ export class PlayScreen {
     this.game.snap = snap;
     if (this.ctx.driver) this.ctx.driver.committed(this.game);
     else keepMove(this.game);
+    announce(moveNews(this.record.game, { prev, next: snap.view, move, seat, viewer: this.game.viewer, names: this.names(), you: (s) => this.isYou(s) }));
     const change = this.ctx.renderer.describeTransition(prev, snap.view, move, seat);
     if (change.trick) {
       this.trickShown = change.trick;
@@ -478,6 +527,7 @@ export class PlayScreen {
     this.message = t("engine.restarted");
     this.busy = false;
     this.render();
+    announce(this.message);
     setTimeout(() => this.loop(), 0); // after the loop that failed has ended
   }
 
@@ -486,5 +536,6 @@ export class PlayScreen {
     this.message = text;
     this.busy = false;
     this.render();
+    announce(text);
   }
 }

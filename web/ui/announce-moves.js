@@ -125,7 +125,7 @@ function rummikubNews(p) {
   if ((next.results || []).length > (prev.results || []).length && next.phase !== "over") {
     const result = next.results[next.results.length - 1];
     const winners = result.winners.map((s) => names[s]);
-    out.push(`${t("rummikub.say.game_over", { n: next.results.length, ending: t(`rummikub.ending.${result.ending}`) })} ${t(winners.length > 1 ? "over.winners" : "over.winner_is", { names: list(winners) })}`);
+    out.push(`${t("rummikub.say.game_over", { game: next.results.length, ending: t(`rummikub.ending.${result.ending}`) })} ${t(winners.length > 1 ? "over.winners" : "over.winner_is", { names: list(winners) })}`);
   }
   return out;
 }

@@ -57,6 +57,7 @@ export class PlayScreen {
     this.trickShown = null;
     this.displayView = null;
     this.hideHand = false;
+    this.paused = false; // the last move ended with a pause on the table (a finished trick)
   }
 
   get record() {
@@ -239,7 +240,8 @@ export class PlayScreen {
           this.render();
           // the bot thinks while the last move stays on screen: only the rest of the pause is added
           const shown = performance.now();
-          const pause = this.pace(this.lastMoveByPerson() ? "human" : "bot");
+          // (a person's card waits longer, unless it ended a trick: the trick's pause showed it)
+          const pause = this.pace(this.lastMoveByPerson() && !this.paused ? "human" : "bot");
           const result = await this.ctx.engine.call("bot_move", {
             game: this.record.game,
             state: snap.state,
@@ -434,6 +436,7 @@ export class PlayScreen {
     if (this.ctx.driver) this.ctx.driver.committed(this.game);
     else keepMove(this.game);
     const change = this.ctx.renderer.describeTransition(prev, snap.view, move, seat);
+    this.paused = Boolean(change.trick);
     if (change.trick) {
       this.trickShown = change.trick;
       this.displayView = change.view;

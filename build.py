@@ -344,7 +344,7 @@ def ensure_micropip(cache: Path = WHEELS) -> Path:
     return wheel
 
 
-# -- vendored npm libraries (the QR code generator and scanner) --------------------------------
+# -- vendored npm libraries (QR codes for the page; axe-core for the tests) ----------------
 
 
 @dataclass(frozen=True)
@@ -403,6 +403,23 @@ def ensure_vendored(package: Vendored, cache: Path = VENDOR_CACHE) -> Path:
         shutil.rmtree(folder, ignore_errors=True)
         unpacked.rename(folder)
     return folder
+
+
+# Libraries only the tests use: fetched like the page's, never copied to dist/ (no player
+# downloads them). The e2e accessibility checks (e2e/test_a11y.py) inject axe-core's script
+# into the page from the test side.
+AXE_CORE = Vendored(
+    "axe-core",
+    "4.14.1",
+    "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ==",
+    ("axe.min.js", "LICENSE"),
+)
+TEST_VENDORED = (AXE_CORE,)
+
+
+def axe_core_script(cache: Path = VENDOR_CACHE) -> Path:
+    """axe-core's browser script (.cache/vendor/axe-core-<version>/axe.min.js), fetched once."""
+    return ensure_vendored(AXE_CORE, cache) / "axe.min.js"
 
 
 def copy_vendored(dist: Path) -> None:
@@ -752,6 +769,8 @@ def install_test_tools() -> str:
     pip_install(*test_requirements())
     ensure_micropip()
     ensure_pyodide()
+    for package in TEST_VENDORED:
+        ensure_vendored(package)
     try:
         return ensure_browser()
     except BuildError as error:

@@ -93,6 +93,8 @@ def test_dist_layout(built: tuple[Path, dict[str, Any]], tool: ModuleType) -> No
     }
     assert "vendor/lean-qr/index.mjs" in vendor and "vendor/jsqr/jsQR.js" in vendor
     assert files == runtime | web | strings | vendor | {wheel, "build.json"}
+    # libraries only the tests use never reach players
+    assert not any(package.name in name for package in tool.TEST_VENDORED for name in files)
     assert info["wheel"] == wheel
     es = json.loads((dist / "i18n" / "es.json").read_text(encoding="utf-8"))
     assert es == {"app.hello": "Hola", "wizard.name": "Wizard"}
@@ -210,3 +212,12 @@ def test_vendored_files_are_checked(tool: ModuleType, tmp_path: Path) -> None:
     bad = dataclasses.replace(package, integrity="sha512-AAAA")
     with pytest.raises(tool.BuildError, match="integrity"):
         tool.ensure_vendored(bad, tmp_path / "other")
+
+
+def test_axe_core_is_pinned_for_the_tests_only(tool: ModuleType) -> None:
+    """axe-core (the e2e accessibility checks) is fetched and checked like the page's libraries,
+    and is not one of them: the build never copies it to dist/."""
+    assert tool.AXE_CORE in tool.TEST_VENDORED
+    assert all(package.name != "axe-core" for package in tool.VENDORED)
+    script = tool.axe_core_script()
+    assert script.read_text(encoding="utf-8").startswith(f"/*! axe v{tool.AXE_CORE.version}")

@@ -11,6 +11,7 @@ import * as rummikub from "./render/rummikub.js";
 import * as willie from "./render/willie.js";
 import * as wizard from "./render/wizard.js";
 import { loadSettings, saveSettings } from "./store.js";
+import { applyMotion } from "./motion.js";
 import { keepFinished, keepNewGame, loadKept, setAsideKept, startSaves } from "./saves/keeper.js";
 import * as saves from "./saves/saves.js";
 import { redrawStorageProblem } from "./saves/notice.js";
@@ -108,6 +109,7 @@ function drawSettings() {
   const fast = document.getElementById("fast-bots");
   fast.checked = app.settings.fastBots;
   document.getElementById("show-hints").checked = app.settings.showHints;
+  document.getElementById("motion-select").value = app.settings.motion;
   const lang = document.getElementById("lang-select");
   lang.value = language();
 }
@@ -134,6 +136,11 @@ function wireHeader() {
     app.settings.showHints = event.target.checked;
     saveSettings(app.settings);
     app.session?.settingsChanged?.();
+  });
+  document.getElementById("motion-select").addEventListener("change", (event) => {
+    app.settings.motion = event.target.value;
+    saveSettings(app.settings);
+    applyMotion(app.settings.motion);
   });
   document.getElementById("lang-select").addEventListener("change", (event) => changeLanguage(event.target.value));
 }
@@ -536,6 +543,7 @@ function route() {
 }
 
 async function main() {
+  applyMotion(app.settings.motion);
   setEngineStatus("booting");
   // Python boots in the worker while the page loads its strings and build.json.
   app.engine = new EngineClient();

@@ -60,12 +60,16 @@ export function recordProblem(record) {
   return "";
 }
 
-/** @returns {{fastBots: boolean, showHints: boolean}} */
+/** Reduced motion: follow the system, always, never (web/motion.js). */
+const MOTION = ["auto", "on", "off"];
+
+/** @returns {{fastBots: boolean, showHints: boolean, motion: "auto" | "on" | "off"}} */
 export function loadSettings() {
-  const defaults = { fastBots: false, showHints: false };
+  const defaults = { fastBots: false, showHints: false, motion: "auto" };
   try {
     const saved = JSON.parse(read(SETTINGS) || "{}");
-    return { ...defaults, fastBots: saved.fastBots === true, showHints: saved.showHints === true };
+    const motion = MOTION.includes(saved.motion) ? saved.motion : "auto";
+    return { ...defaults, fastBots: saved.fastBots === true, showHints: saved.showHints === true, motion };
   } catch {
     return defaults;
   }

@@ -39,7 +39,10 @@ export function cardName(code, t) {
 }
 
 /**
- * A card face (a button when `onClick` is given).
+ * A card face (a button when `onClick` is given). The face is a picture named by its
+ * aria-label ("blue 13"); the corner indices are part of the picture, drawn by CSS from
+ * data-rank (style.css `[data-rank]::before`), so a speech user says the card's name and a
+ * screen reader reads it once.
  * @param {string} code
  * @param {(key: string, params?: object) => string} t
  * @param {{onClick?: Function, className?: string, testid?: string, dataset?: object, label?: string}} [opts]
@@ -59,9 +62,9 @@ export function cardFace(code, t, opts = {}) {
       role: opts.onClick ? null : "img",
       dataset: { card: code, testid: opts.testid || "card", ...(opts.dataset || {}) },
     },
-    h("span", { class: "card-corner" }, h("span", { class: "card-rank" }, corner), glyph(kind, "glyph card-corner-glyph")),
+    h("span", { class: "card-corner" }, h("span", { class: "card-rank", dataset: { rank: corner } }), glyph(kind, "glyph card-corner-glyph")),
     h("span", { class: "card-pip" }, glyph(kind, "glyph card-pip-glyph")),
-    h("span", { class: "card-corner card-corner-end" }, h("span", { class: "card-rank" }, corner)),
+    h("span", { class: "card-corner card-corner-end" }, h("span", { class: "card-rank", dataset: { rank: corner } })),
   );
 }
 

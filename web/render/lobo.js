@@ -42,7 +42,7 @@ function face(code, t, opts = {}) {
       role: opts.onClick ? null : "img",
       dataset: { card: code, testid: opts.testid || "card", ...(opts.dataset || {}) },
     },
-    h("span", { class: "lobo-rank" }, rank),
+    h("span", { class: "lobo-rank", dataset: { rank } }),
     h("span", { class: "lobo-suit", "aria-hidden": "true" }, SUIT_SIGN[suit] || suit),
   );
 }
@@ -330,7 +330,7 @@ export function renderScoreSheet(view, names, t) {
   }
   return h(
     "div",
-    { class: "sheet-scroll", dataset: { testid: "score-sheet" } },
+    { class: "sheet-scroll", tabindex: "0", role: "region", "aria-label": t("sheet.title"), dataset: { testid: "score-sheet" } },
     h(
       "table",
       { class: "sheet lobo-sheet" },

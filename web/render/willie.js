@@ -52,7 +52,8 @@ export function cardName(code, t) {
   return t("willie.card.number", { suit: t(`willie.suit.${card.suit}`), rank: card.rank });
 }
 
-/** A card face (not interactive). A wild shows its figure and the card it stands for. */
+/** A card face (not interactive). A wild shows its figure and the card it stands for. Its
+ * indices are drawn by CSS from data-rank: the face is a picture named by its aria-label. */
 export function cardFace(code, t, opts = {}) {
   const card = parseCard(code);
   const size = opts.size || "";
@@ -61,16 +62,16 @@ export function cardFace(code, t, opts = {}) {
     return h(
       "div",
       { class: ["card", "wcard", "wcard-F", size, as ? "wcard-wild" : null], role: "img", "aria-label": cardName(code, t), dataset: { card: code, testid: opts.testid || "wcard" } },
-      h("span", { class: "wcard-rank" }, t(`willie.card.${card.figure}.short`)),
+      h("span", { class: "wcard-rank", dataset: { rank: t(`willie.card.${card.figure}.short`) } }),
       as
-        ? h("span", { class: ["wcard-as", `wsuit-${as.suit}`], dataset: { testid: "wild-as" } }, glyph(as.suit, "glyph wcard-as-glyph"), String(as.rank))
+        ? h("span", { class: ["wcard-as", `wsuit-${as.suit}`], dataset: { testid: "wild-as" } }, glyph(as.suit, "glyph wcard-as-glyph"), h("span", { dataset: { rank: as.rank } }))
         : h("span", { class: "wcard-pip" }, glyph("F", "glyph wcard-pip-glyph")),
     );
   }
   return h(
     "div",
     { class: ["card", "wcard", `wsuit-${card.suit}`, size], role: "img", "aria-label": cardName(code, t), dataset: { card: code, testid: opts.testid || "wcard" } },
-    h("span", { class: "wcard-rank" }, String(card.rank)),
+    h("span", { class: "wcard-rank", dataset: { rank: card.rank } }),
     h("span", { class: "wcard-pip" }, glyph(card.suit, "glyph wcard-pip-glyph")),
   );
 }
@@ -433,7 +434,7 @@ export function renderScoreSheet(view, names, t) {
         )
       : null;
   const legend = h("p", { class: "hint" }, ["close", "out", "stock"].map((end) => `${t(`willie.end.${end}.mark`)} ${t(`willie.end.${end}.short`)}`).join(" · "));
-  return h("div", { class: "sheet-scroll", dataset: { testid: "score-sheet" } }, h("table", { class: "sheet willie-sheet" }, h("thead", null, head1, head2), body), bonuses, legend);
+  return h("div", { class: "sheet-scroll", tabindex: "0", role: "region", "aria-label": t("sheet.title"), dataset: { testid: "score-sheet" } }, h("table", { class: "sheet willie-sheet" }, h("thead", null, head1, head2), body), bonuses, legend);
 }
 
 function endText(row, names, t) {

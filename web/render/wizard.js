@@ -324,6 +324,7 @@ function renderHand(p, myTurn, hint) {
     class: ["hand", playing ? "playing" : null, cards.length > 10 ? "crowded" : null],
     dataset: { testid: "hand", count: cards.length },
     style: { "--count": cards.length },
+    role: "group",
     "aria-label": t("table.your_hand"),
   });
   if (p.hideHand) {
@@ -391,7 +392,7 @@ export function renderScoreSheet(view, names, t) {
   }
   return h(
     "div",
-    { class: "sheet-scroll", dataset: { testid: "score-sheet" } },
+    { class: "sheet-scroll", tabindex: "0", role: "region", "aria-label": t("sheet.title"), dataset: { testid: "score-sheet" } },
     h("table", { class: "sheet" }, h("thead", null, head1, head2), body),
   );
 }

@@ -65,7 +65,7 @@ export async function openJoin(ctx, code) {
     } catch { /* ignore */ }
   });
   const canvas = h("canvas", { class: "qr", dataset: { testid: "answer-qr" } });
-  const text = h("textarea", { readonly: true, rows: "3", class: "answer-text", dataset: { testid: "answer-code" }, onfocus: (event) => event.target.select() });
+  const text = h("textarea", { readonly: true, rows: "3", class: "answer-text", "aria-label": t("join.answer"), dataset: { testid: "answer-code" }, onfocus: (event) => event.target.select() });
   const status = h("p", { class: "join-status", role: "status", dataset: { testid: "join-status" } }, t("join.making"));
   mount(ctx.root, h("div", { class: "panel join", dataset: { testid: "join" } },
     h("h2", null, t("join.title")),

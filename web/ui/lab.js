@@ -260,7 +260,7 @@ export function renderLab(root, catalogue, p) {
           runs.map((r) => h("td", { dataset: { testid: `lab-cell-${r.side.toLowerCase()}-${key}` } }, r.cells[key]))))),
     );
     const url = location.href.split("#")[0] + view.link;
-    const linkBox = h("input", { type: "text", readonly: true, class: "share-url", value: url, dataset: { testid: "lab-link" }, onfocus: (e) => e.target.select() });
+    const linkBox = h("input", { type: "text", readonly: true, class: "share-url", value: url, id: "lab-link", dataset: { testid: "lab-link" }, onfocus: (e) => e.target.select() });
     const copied = h("span", { class: "small", role: "status" });
     const copy = h("button", { type: "button", class: "ghost", dataset: { testid: "lab-copy" }, onclick: () => {
       linkBox.select();
@@ -274,7 +274,7 @@ export function renderLab(root, catalogue, p) {
       h("h2", null, t("lab.results")),
       h("div", { class: "lab-table-wrap" }, table),
       charts,
-      h("div", { class: "lab-share" }, h("label", null, t("lab.share")), h("div", { class: "lab-share-row" }, linkBox, copy), copied),
+      h("div", { class: "lab-share" }, h("label", { for: "lab-link" }, t("lab.share")), h("div", { class: "lab-share-row" }, linkBox, copy), copied),
       h("p", { class: "small" }, t("lab.cli")),
       h("pre", { class: "small lab-cli", dataset: { testid: "lab-cli" } }, commandLine(game, run, catalogue)),
     );

@@ -38,10 +38,11 @@ function seatsText(record) {
   return record.seats.map((seat, i) => (seat.kind === "bot" ? `${names[i]} (${levelText(seat.level)})` : names[i])).join(", ");
 }
 
-function historyTable(entries, actions) {
+function historyTable(entries, actions, label) {
   return h(
     "div",
-    { class: "table-scroll" },
+    // a phone scrolls it sideways: a keyboard must reach it too
+    { class: "table-scroll", tabindex: "0", role: "region", "aria-label": label },
     h(
       "table",
       { class: "history-table", dataset: { testid: "history-table" } },
@@ -99,7 +100,7 @@ export async function renderMyGames(root, p) {
   const actions = (entry) => [openLink(entry), ...(p.extraActions ? p.extraActions(entry) : []), deleteButton(entry)];
 
   const status = h("div", { class: "transfer-status", role: "status", "aria-live": "polite", dataset: { testid: "transfer-status" } }, p.notice || null);
-  const fileInput = h("input", { type: "file", accept: "application/json,.json", class: "visually-hidden", tabindex: "-1", dataset: { testid: "import-file" } });
+  const fileInput = h("input", { type: "file", accept: "application/json,.json", class: "visually-hidden", tabindex: "-1", "aria-label": t("transfer.import"), dataset: { testid: "import-file" } });
   fileInput.addEventListener("change", () => {
     const file = fileInput.files && fileInput.files[0];
     fileInput.value = "";
@@ -138,7 +139,7 @@ export async function renderMyGames(root, p) {
     const drawHistory = () => {
       mount(
         history,
-        historyTable(ofType.slice(0, shown), actions),
+        historyTable(ofType.slice(0, shown), actions, t("stats.history", { n: ofType.length })),
         ofType.length > shown
           ? h("button", { type: "button", class: "ghost", dataset: { testid: "show-more" }, onclick: () => { shown += HISTORY_PAGE * 4; drawHistory(); } }, t("stats.show_more", { n: ofType.length - shown }))
           : null,

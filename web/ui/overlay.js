@@ -3,6 +3,7 @@
 import { h } from "../dom.js";
 
 let current = null;
+let titles = 0;
 
 /**
  * Show a modal panel; resolves with the value passed to `close`.
@@ -41,6 +42,12 @@ export function showOverlay(build, opts = {}) {
     };
     document.addEventListener("keydown", onKey);
     layer.append(build(close));
+    // a dialog is named by its heading (screen readers announce it on opening)
+    const heading = layer.querySelector("h1, h2, h3");
+    if (heading) {
+      heading.id ||= `overlay-title-${++titles}`;
+      layer.setAttribute("aria-labelledby", heading.id);
+    }
     document.getElementById("overlays").append(layer);
     current = { layer, close };
     const focus = layer.querySelector("[autofocus], button");

@@ -10,6 +10,7 @@
 import { h, mount } from "../dom.js";
 import { language } from "../i18n.js";
 import { getExtra, setExtra } from "../saves/saves.js";
+import { reducedMotion } from "../motion.js";
 import { errorText } from "./messages.js";
 import { addGameOverLink, addReplayExtension } from "./replay.js";
 import { lossText, moveText, whereText } from "./review-text.js";
@@ -110,7 +111,7 @@ class ReviewPanel {
     this.error = "";
     const from = this.state && !this.state.finished ? this.state : null;
     // a finished review is shown already: the button only brings it into view
-    if (this.state && this.state.finished) return this.root.scrollIntoView?.({ block: "start", behavior: "smooth" });
+    if (this.state && this.state.finished) return this.root.scrollIntoView?.({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
     this.run = new ReviewRun({
       engine: this.screen.engine,
       record: this.screen.record,

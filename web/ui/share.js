@@ -15,7 +15,7 @@ export function dealUrl(setup) {
 export function shareDeal(setup) {
   const url = dealUrl(setup);
   const status = h("p", { class: "share-status", role: "status", dataset: { testid: "share-status" } }, t("share.copy_by_hand"));
-  const box = h("input", { type: "text", readonly: true, class: "share-url", value: url, dataset: { testid: "share-url" }, onfocus: (e) => e.target.select() });
+  const box = h("input", { type: "text", readonly: true, class: "share-url", value: url, "aria-label": t("share.link"), dataset: { testid: "share-url" }, onfocus: (e) => e.target.select() });
   if (navigator.clipboard && window.isSecureContext) {
     navigator.clipboard.writeText(url).then(
       () => { status.textContent = t("share.copied"); },

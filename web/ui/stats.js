@@ -74,7 +74,8 @@ export function renderStatsTable(game, entries) {
   if (extra) head.push(extra[0]);
   return h(
     "div",
-    { class: "table-scroll" },
+    // a phone scrolls it sideways: a keyboard must reach it too
+    { class: "table-scroll", tabindex: "0", role: "region", "aria-label": t("stats.title", { game: t(`game.${game}.name`) }) },
     h(
       "table",
       { class: "stats-table", dataset: { testid: "stats-table", game } },

@@ -120,10 +120,10 @@ function pairPanel(host, seat, redraw) {
   const canvas = h("canvas", { class: "qr", dataset: { testid: `qr-${seat.seat}` }, "aria-label": t("table.qr.label", { name: seatName(host, seat.seat) }) });
   let version = null;
   if (seat.joinUrl) version = drawQr(canvas, seat.joinUrl).version;
-  const link = h("input", { type: "text", readonly: true, class: "link-text", value: seat.joinUrl || "", dataset: { testid: `join-link-${seat.seat}` }, onfocus: (event) => event.target.select() });
+  const link = h("input", { type: "text", readonly: true, class: "link-text", value: seat.joinUrl || "", "aria-label": t("table.link.label", { name: seatName(host, seat.seat) }), dataset: { testid: `join-link-${seat.seat}` }, onfocus: (event) => event.target.select() });
   const message = h("p", { class: "form-error", role: "alert", dataset: { testid: `pair-error-${seat.seat}` } });
   // what was typed survives a redraw (another seat connecting redraws the screen)
-  const answer = h("textarea", { rows: "2", class: "answer-text", placeholder: t("table.answer.placeholder"), dataset: { testid: `answer-${seat.seat}` }, spellcheck: "false", autocomplete: "off", oninput: () => { seat.draft = answer.value; } });
+  const answer = h("textarea", { rows: "2", class: "answer-text", placeholder: t("table.answer.placeholder"), "aria-label": t("table.answer.label", { name: seatName(host, seat.seat) }), dataset: { testid: `answer-${seat.seat}` }, spellcheck: "false", autocomplete: "off", oninput: () => { seat.draft = answer.value; } });
   answer.value = seat.draft || "";
   const video = h("video", { class: "scan-video", hidden: true, dataset: { testid: `scan-video-${seat.seat}` } });
   let stopScan = null;
@@ -208,26 +208,26 @@ function seatRows(host, redraw, { inGame = false } = {}) {
 
 function policyControls(host) {
   const policy = host.setup.policy;
-  const missing = h("select", { dataset: { testid: "missing-policy" }, onchange: () => {
+  const missing = h("select", { "aria-labelledby": "missing-policy-label", dataset: { testid: "missing-policy" }, onchange: () => {
     policy.missing = missing.value;
     host.save();
   } }, h("option", { value: "wait" }, t("table.policy.wait")), h("option", { value: "bot" }, t("table.policy.bot")));
   missing.value = policy.missing;
-  const timeout = h("select", { dataset: { testid: "missing-timeout" }, onchange: () => {
+  const timeout = h("select", { "aria-label": t("table.policy.timeout"), dataset: { testid: "missing-timeout" }, onchange: () => {
     policy.timeout_s = Number(timeout.value);
     host.save();
   } }, [10, 30, 60, 120].map((s) => h("option", { value: String(s) }, t("table.policy.seconds", { s }))));
   timeout.value = String(policy.timeout_s);
-  return h("div", { class: "option-row" }, h("label", null, t("table.policy.label")), h("div", { class: "copy-row" }, missing, timeout));
+  return h("div", { class: "option-row" }, h("span", { id: "missing-policy-label", class: "option-label" }, t("table.policy.label")), h("div", { class: "copy-row" }, missing, timeout));
 }
 
 function iceControls(host, repair) {
   const server = host.setup.ice_server;
   const on = h("input", { type: "checkbox", dataset: { testid: "ice-on" } });
   on.checked = Boolean(server);
-  const urls = h("input", { type: "text", placeholder: "stun:stun.example.org:3478", value: server?.urls || "", dataset: { testid: "ice-urls" } });
-  const user = h("input", { type: "text", placeholder: t("table.ice.user"), value: server?.username || "" });
-  const pass = h("input", { type: "password", placeholder: t("table.ice.password"), value: server?.credential || "" });
+  const urls = h("input", { type: "text", placeholder: "stun:stun.example.org:3478", value: server?.urls || "", "aria-label": t("table.ice.urls"), dataset: { testid: "ice-urls" } });
+  const user = h("input", { type: "text", placeholder: t("table.ice.user"), "aria-label": t("table.ice.user"), value: server?.username || "" });
+  const pass = h("input", { type: "password", placeholder: t("table.ice.password"), "aria-label": t("table.ice.password"), value: server?.credential || "" });
   const error = h("p", { class: "form-error", role: "alert" });
   const apply = h("button", { type: "button", class: "ghost", onclick: async () => {
     error.textContent = "";

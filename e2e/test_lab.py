@@ -172,7 +172,7 @@ def test_hostile_links_show_an_error_and_break_nothing(new_context: Any, app_url
     # a knob the catalogue allows but the engine refuses: the engine's coded error, in words
     page.goto(app_url + "#/lab/willie?seed=OK&games=2&a=hand_size:9")
     assert wait_state(page, "error", "done") == "error"
-    assert "not possible" in page.inner_text("[data-testid=lab-error]")
+    assert "Cards per hand is 8, 10 or 12 cards" in page.inner_text("[data-testid=lab-error]")
     shot(page, "lab-07-engine-refuses")
     page.goto(app_url + "#/lab/chess?seed=OK")
     page.wait_for_selector("[data-testid=home-message]")

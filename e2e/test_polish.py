@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from a11y_helpers import Audit, axe_script
 from records import bot_record, final_view
 from ui_helpers import plant_game, shot, wait_ready, wait_until
 
@@ -122,6 +123,9 @@ def test_rummikub_no_play_hint_goes_when_a_tile_moves(new_context: Any, app_url:
     page.click("[data-testid=hint]")
     panel = page.wait_for_selector("[data-testid=hint-panel]", timeout=60_000)
     assert "No play from your rack" in panel.inner_text()
+    audit = Audit(page, axe_script(), "en, 1280 px")
+    audit.check("rummikub: no play from the rack")
+    assert not audit.found, audit.report()
     page.click("[data-testid=hand-tile][data-code='Y4']")
     page.click("[data-testid=new-meld]")
     page.wait_for_selector("[data-testid=hint-panel]", state="detached")
@@ -146,8 +150,12 @@ def test_rummikub_hint_leaves_the_rack_on_screen(new_context: Any, app_url: str)
     rack = page.locator("[data-testid=rummikub-table] .mt-hand").bounding_box()
     assert rack and rack["y"] + rack["height"] <= DESKTOP["height"], rack
     shot(page, "polish-05-rummikub-hint-desktop")
+    audit = Audit(page, axe_script(), "en")
+    audit.check("rummikub: the hint's play, 1280 px")
     page.set_viewport_size(PHONE)
     shot(page, "polish-06-rummikub-hint-phone")
+    audit.check("rummikub: the hint's play, 390 px")
+    assert not audit.found, audit.report()
 
 
 def test_rummikub_score_sheet_looks_like_the_others(new_context: Any, app_url: str) -> None:

@@ -47,7 +47,7 @@ export function tileName(code, t) {
 /** A tile's face: the number in its colour, the colour's mark; the joker a face of its own. */
 export function tileFace(code, t, className = "") {
   if (code === "*") {
-    return h("span", { class: ["rk-tile", "rk-joker", className], dataset: { code } }, h("span", { class: "rk-num", "aria-hidden": "true" }, "☺"), h("span", { class: "rk-mark", "aria-hidden": "true" }, "J"));
+    return h("span", { class: ["rk-tile", "rk-joker", className], dataset: { code } }, h("span", { class: "rk-num", "aria-hidden": "true" }, "☺"), h("span", { class: "rk-mark rk-joker-mark", "aria-hidden": "true" }));
   }
   const colour = code[0];
   return h(
@@ -395,7 +395,8 @@ function hintPanel(p) {
       h("p", null, t("rummikub.hint.summary", { n: hint.placed.length, value: hint.initial_value ?? hint.value })),
       use,
     ),
-    h("div", { class: "rk-hint-table", dataset: { testid: "hint-table" } }, melds),
+    // it scrolls inside on a big table: reachable by keyboard, named for a screen reader
+    h("div", { class: "rk-hint-table", tabindex: "0", role: "region", "aria-label": t("rummikub.hint.table"), dataset: { testid: "hint-table" } }, melds),
     h("p", { class: "hint" }, t("rummikub.hint.legend"), hint.exact === false ? h("span", { dataset: { testid: "hint-not-proven" } }, " ", t("rummikub.hint.not_proven")) : null),
   );
 }
@@ -524,7 +525,7 @@ export function renderScoreSheet(view, names, t) {
       : null;
   return h(
     "div",
-    { class: "sheet-scroll", dataset: { testid: "score-sheet" } },
+    { class: "sheet-scroll", tabindex: "0", role: "region", "aria-label": t("sheet.title"), dataset: { testid: "score-sheet" } },
     h("table", { class: "sheet rk-sheet" }, h("thead", null, head), h("tbody", null, rows), total),
   );
 }

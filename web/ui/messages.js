@@ -62,7 +62,7 @@ export function sharedErrorText(error, game = "wizard") {
   if (info.code === "bad_option" && info.option && typeof info.reason === "string" && has(why)) {
     if (Array.isArray(info.choices)) {
       const lang = document.documentElement.lang || "en";
-      const labels = info.choices.map((value) => `“${optionValueLabel(game, info.option, value)}”`);
+      const labels = info.choices.map((value) => t("error.bad_option.choice", { value: optionValueLabel(game, info.option, value) }));
       params.choices = new Intl.ListFormat(lang, { type: "disjunction" }).format(labels);
     }
     return t(why, params);

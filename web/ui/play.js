@@ -66,6 +66,7 @@ export class PlayScreen {
     this.trickShown = null;
     this.displayView = null;
     this.hideHand = false;
+    this.paused = false; // the last move ended with a pause on the table (a finished trick)
   }
 
   get record() {
@@ -283,7 +284,8 @@ export class PlayScreen {
           this.render();
           // the bot thinks while the last move stays on screen: only the rest of the pause is added
           const shown = performance.now();
-          const pause = this.pace(this.lastMoveByPerson() ? "human" : "bot");
+          // (a person's card waits longer, unless it ended a trick: the trick's pause showed it)
+          const pause = this.pace(this.lastMoveByPerson() && !this.paused ? "human" : "bot");
           const result = await this.ctx.engine.call("bot_move", {
             game: this.record.game,
             state: snap.state,
@@ -483,6 +485,7 @@ export class PlayScreen {
     else keepMove(this.game);
     announce(moveNews(this.record.game, { prev, next: snap.view, move, seat, viewer: this.game.viewer, names: this.names(), you: (s) => this.isYou(s) }));
     const change = this.ctx.renderer.describeTransition(prev, snap.view, move, seat);
+    this.paused = Boolean(change.trick);
     if (change.trick) {
       this.trickShown = change.trick;
       this.displayView = change.view;

@@ -363,7 +363,6 @@ function hintPanel(p) {
           if (!board) return;
           board.setWorking(hint.melds.map(asGiven), hint.placed);
           if (p.onHintUsed) p.onHintUsed(); // the play is on the table now: the panel closes
-          board.barEl.querySelector("[data-testid=done]:not(:disabled)")?.focus(); // next: Done
         },
       },
       t("rummikub.hint.use"),

@@ -24,6 +24,7 @@ WIZARD = "#/wizard?seed=KEYS01&players=3&bots=1:normal,2:normal&opt=first_dealer
 RUMMIKUB = "#/rummikub?seed=RK17&players=2&bots=1:normal"  # R4 R5 R6 + K8 R8 B8 in the rack
 WILLIE = "#/willie?seed=KEYS03&players=2&bots=1:easy"  # the bot closes the first round
 LOBO = "#/lobo?seed=E2E1&opt=difficulty:EASY"  # 5S 5D 7D 8C against AD 2C 4H 8D
+HOT_SEAT = "#/wizard?seed=KEYS01&players=3&opt=first_dealer:RANDOM"  # three people, no bot
 PHONE = {"width": 390, "height": 844}
 FOCUSED = "document.activeElement && document.activeElement.matches(%r)"
 
@@ -176,6 +177,24 @@ def test_wizard_by_keyboard(page: Any, app_url: str) -> None:
         "Round 2: 2 cards each, trump yellow",
         "Your turn: how many tricks will you take?",
     ]
+
+
+def test_hot_seat_hand_over_by_keyboard(page: Any, app_url: str) -> None:
+    """Three players at one device: each hand-over's button has the focus, and Enter on it
+    puts the focus on that player's first bid."""
+    page.eval_on_selector(
+        "#lang-select", "(el) => { el.value = 'en'; el.dispatchEvent(new Event('change')); }"
+    )
+    page.goto(app_url + HOT_SEAT)
+    for player in (3, 1):
+        page.wait_for_selector("[data-testid=handover]")
+        wait_focus(page, "[data-testid=handover-ready]")
+        assert f"Player {player}" in focus(page)["text"]
+        page.keyboard.press("Enter")
+        wait_my_turn(page)
+        wait_focus(page, "[data-testid=bid]")
+        hears(page, r"^Your turn: how many tricks will you take\?$", after=heard(page) - 1)
+        page.keyboard.press("Enter")
 
 
 def hand_tile(code: str) -> str:

@@ -90,7 +90,10 @@ function wizardNews(p) {
   // hidden bids shown once everyone has bid
   if (prev.phase === "bid" && next.phase !== "bid" && next.round === prev.round) {
     const shown = prev.bids.map((bid, s) => (bid === null && s !== seat && next.bids[s] !== null ? s : -1)).filter((s) => s >= 0);
-    if (shown.length) out.push(t("wizard.say.bids", { bids: list(next.bids.map((bid, s) => t("say.score", { name: names[s], total: bid }))) }));
+    if (shown.length) {
+      if (seat !== p.viewer) out.pop(); // the mover's bid is in the list
+      out.push(t("wizard.say.bids", { bids: list(next.bids.map((bid, s) => t("say.score", { name: names[s], total: bid }))) }));
+    }
   }
   const change = wizardTransition(prev, next, move, seat);
   if (change.trick) {

@@ -87,8 +87,8 @@ export class FocusKeeper {
     this.held = null;
     this.onKey = (event) => arrowKey(event);
     root.addEventListener("keydown", this.onKey);
-    /** A control that was gone (or disabled) on a redraw: it gets the focus back if it comes
-     * back before the next move, e.g. the hint button once the hint is ready. */
+    /** A control that was disabled on a redraw: it gets the focus back if it is enabled again
+     * before the next move, e.g. the hint button once the hint is ready. */
     this.wanted = null;
   }
 
@@ -112,11 +112,14 @@ export class FocusKeeper {
     if (this.wanted && this.wanted.moment !== moment) this.wanted = null;
     if (!held) return;
     if (held.key) {
-      if (focusOn(findByKey(this.root, held.key))) {
+      const again = findByKey(this.root, held.key);
+      if (focusOn(again)) {
         this.wanted = null;
         return;
       }
-      this.wanted = { key: held.key, moment };
+      // disabled for now (the hint button while the hint is searched): wanted back; gone (the
+      // card just played): not, even if the next deal has a card of the same code
+      this.wanted = again ? { key: held.key, moment } : null;
     }
     if (this.wanted && focusOn(findByKey(this.root, this.wanted.key))) {
       this.wanted = null;

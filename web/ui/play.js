@@ -18,12 +18,12 @@ import { h, mount, sleep } from "../dom.js";
 import { t } from "../i18n.js";
 import { keepMove } from "../saves/keeper.js";
 import { saveSettings } from "../store.js";
+import { errorText } from "./messages.js";
+import { showOverlay, closeOverlay } from "./overlay.js";
 import { announce, clearAnnouncements, forgetSecrets } from "./announce.js";
 import { moveNews, tableNews } from "./announce-moves.js";
 import { FocusKeeper } from "./focus.js";
 import { gameOverText } from "./game-over.js";
-import { errorText } from "./messages.js";
-import { showOverlay, closeOverlay } from "./overlay.js";
 
 /**
  * Pacing in milliseconds: [normal, fast bots]. `bot` and `human` are the least time from one

@@ -4,6 +4,7 @@ checked on every guest at the end (one of them gets a tampered reveal and says s
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -53,19 +54,23 @@ def moves_on(page: Any) -> int:
     return int(page.get_attribute("[data-testid=play]", "data-moves") or -1)
 
 
+NEWEST_LINK = """(async () => {
+  const s = window.tapete.host.remote.get(%(seat)d);
+  if (!s.code || s.code === %(old)s) return null;
+  const { decodeCode } = await import(new URL("net/pairing.js", document.baseURI).href);
+  return decodeCode(s.code).offer.pairing === s.pairing ? [s.code, s.joinUrl] : null;
+})()"""
+
+
 def repair(host: Any, seat: int, guest_page: Any | None, new_context: Any) -> Any:
     """A fresh pairing for a seat (same token): the host's new link, opened on the guest's
     phone (the same page, or a new one), the answer pasted on the host."""
     old = js(host, f"window.tapete.host.remote.get({seat}).code || ''")
     # The seat's pairing panel may still be drawing: wait for its button, not just look.
     host.click(f"[data-testid=new-link-{seat}]", timeout=90_000)
-    code = wait_until(
-        host,
-        f"(() => {{ const c = window.tapete.host.remote.get({seat}).code;"
-        f" return c && c !== {old!r} ? c : ''; }})()",
-        90,
-    )
-    link = js(host, f"window.tapete.host.remote.get({seat}).joinUrl")
+    # The link of the newest offer: a pairing started before the click (the resumed table's
+    # own) may finish after it with a code the click has already made stale.
+    code, link = wait_until(host, NEWEST_LINK % {"seat": seat, "old": json.dumps(old)}, 90)
     assert code in link
     if guest_page is None:
         guest_page = open_guest(new_context, link, viewport={"width": 390, "height": 844})

@@ -385,7 +385,8 @@ def test_spanish(new_context: Any, app_url: str) -> None:
 
 def test_auto_arrange_and_timer(new_context: Any, app_url: str) -> None:
     page = new_context().new_page()
-    start(page, app_url, LINK + "&opt=turn_timer_s:15")
+    # a turn long enough for six drags and the arrange on a loaded machine, and then it runs out
+    start(page, app_url, LINK + "&opt=turn_timer_s:30")
     assert page.inner_text("[data-testid=timer]").strip().endswith("s")
     # tiles thrown on the table any old way; the engine arranges them into valid melds
     drag(page, hand("R4"), "[data-testid=new-meld]")
@@ -406,7 +407,7 @@ def test_auto_arrange_and_timer(new_context: Any, app_url: str) -> None:
     ) == [["B8", "K8", "R8"], ["R4", "R5", "R6"]]
     assert states(page) == ["valid", "valid"]
     # then the timer runs out: the table is restored and a penalty tile drawn
-    wait_until(page, "Number(document.querySelector('[data-testid=play]')?.dataset.moves) >= 1", 30)
+    wait_until(page, "Number(document.querySelector('[data-testid=play]')?.dataset.moves) >= 1", 60)
     record = wait_saved_moves(page, 1)
     assert record["moves"][0] == {"seat": 0, "move": "timeout"}
 

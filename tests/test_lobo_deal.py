@@ -178,10 +178,12 @@ def test_a_classic_search_goes_on_round_by_round() -> None:
     """Classic Lobo goes on round by round: a round that does not fit in one request's budget
     ends the search (``resume`` null), one that does carries the scores it may stand at."""
     options = {"mode": "CLASSIC_LOBO", "difficulty": "EASY", "classic_target": 25}
-    whole = deal_report("C0", options, budget=3_000_000, policy=False)
-    winnable, requests, _ = search_in_chunks("C0", options, MAX_BUDGET)
+    # C7's first round takes 30,529 positions: within a request's share of the budget (40,000),
+    # beyond that of a request of 20,000 (13,333)
+    whole = deal_report("C7", options, budget=3_000_000, policy=False)
+    winnable, requests, _ = search_in_chunks("C7", options, MAX_BUDGET)
     assert whole["exact"] and winnable == whole["winnable"] and requests == 2
-    stuck = ask(seed="C0", options=options, budget=20_000, policy=False)["result"]
+    stuck = ask(seed="C7", options=options, budget=20_000, policy=False)["result"]
     assert stuck["winnable"] is None and stuck["resume"] is None
 
 

@@ -35,11 +35,12 @@ from .rules import shuffled_deck
 DEFAULT_BUDGET = 60_000
 MAX_BUDGET = 60_000
 # The share of the budget a request searches, by kind of deal, so that no request takes more
-# than about 1.5 s of CPython (the fuzz campaign's dearest deals, bench/bench_bounds.py): at
-# 60,000 positions a Vanguard search with the policy's game took up to 2.2 s; Classic's
-# positions carry a frontier of scores whose cost jumps within a round (60,000: up to 2.0 s
-# with four suits and 2.2 s with five; 50,000: 1.3 s; 40,000: 0.6 s)
-SHARE = {"vanguard": (2, 3), "classic 4": (5, 6), "classic 5": (2, 3)}
+# than about 1.5 s of CPython (the fuzz campaign's dearest deals, bench/bench_bounds.py). A
+# position's cost is mostly its moves' generation, which varies with the hands: a Vanguard
+# search with the policy's game took up to 2.2 s at 60,000 positions; four-suit Classic, the
+# default game, up to 2.5 s at 50,000 and 2.0 s at 40,000 on 40 random deals at a load of 20
+# (1.76 s at 50,000 at load 2), hence 40,000; five suits up to 2.2 s at 60,000.
+SHARE = {"vanguard": (2, 3), "classic 4": (2, 3), "classic 5": (2, 3)}
 
 
 def deal_report(

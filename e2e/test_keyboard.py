@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from a11y_helpers import Audit, axe_script
 from ui_helpers import FAST_BOTS, shot, wait_ready, wait_until
 
 WIZARD = "#/wizard?seed=KEYS01&players=3&bots=1:normal,2:normal&opt=first_dealer:RANDOM"
@@ -186,10 +187,14 @@ def test_hot_seat_hand_over_by_keyboard(page: Any, app_url: str) -> None:
         "#lang-select", "(el) => { el.value = 'en'; el.dispatchEvent(new Event('change')); }"
     )
     page.goto(app_url + HOT_SEAT)
+    audit = Audit(page, axe_script(), "en")
     for player in (3, 1):
         page.wait_for_selector("[data-testid=handover]")
         wait_focus(page, "[data-testid=handover-ready]")
         assert f"Player {player}" in focus(page)["text"]
+        if player == 3:
+            audit.check("wizard: the hot-seat hand-over")
+            assert not audit.found, audit.report()
         page.keyboard.press("Enter")
         wait_my_turn(page)
         wait_focus(page, "[data-testid=bid]")

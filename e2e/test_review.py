@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from a11y_helpers import Audit, axe_script
 from records import bot_record
 from ui_helpers import plant_game, shot, wait_ready
 
@@ -75,6 +76,9 @@ def test_review_from_the_game_over_screen(new_context: Any, app_url: str) -> Non
     assert page.inner_text("[data-testid=review-progress-text]").startswith("Reviewing… move ")
     page.wait_for_selector("[data-testid=review-summary]", timeout=120_000)
     page.wait_for_selector("[data-testid=review-progress]", state="detached", timeout=120_000)
+    audit = Audit(page, axe_script(), "en")
+    audit.check("lobo: the review of a game")
+    assert not audit.found, audit.report()
     total = page.inner_text("[data-testid=review-total]")
     assert total.startswith(f"{summary['decisions']} decisions reviewed; total expected loss: ")
     counts = page.inner_text("[data-testid=review-counts]")

@@ -8,6 +8,7 @@ from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from a11y_helpers import Audit, axe_script
 from ui_helpers import shot, wait_ready, wait_until
 
 # Seat 0 moves first; after the first draw the hand holds R8 R9, B4 B5, a J and a Q.
@@ -142,6 +143,9 @@ def test_turn_with_a_wild_an_illegal_meld_a_close_and_the_round_sheet(
     )
     assert choices == ["R7", "R10"]
     shot(page, "willie-03-wild-picker")
+    audit = Audit(page, axe_script(), "en")
+    audit.check("willie: the wild picker")
+    assert not audit.found, audit.report()
     page.click("[data-testid=wild-choice][data-card=R10]")
     page.wait_for_selector("[data-testid=meld][data-state=valid]")
     assert table_codes(page) == [["R8", "R9", "J:R10"]]

@@ -47,7 +47,7 @@ GAMES = {
     ),
 }
 # two games in Spanish, two in English; axe audits a Wizard tour and a Rummikub one
-LANGUAGES = {"wizard": "en", "rummikub": "es", "willie": "en", "lobo": "es"}
+LANGUAGES = {"wizard": "es", "rummikub": "en", "willie": "es", "lobo": "en"}
 AUDITED = ("wizard", "rummikub")
 
 GEOMETRY = """() => {

@@ -19,6 +19,8 @@ import { focusOn, homeIn, usingKeyboard } from "./focus.js";
 import { placeBubble } from "./tour-place.js";
 import { TOURS } from "./tour-steps.js";
 
+/** The bubble's widths, in pixels: the first, else a wider one where only that fits. */
+const WIDTHS = [360, 460, 560];
 /** Room around the lit element, in pixels. */
 const RING_PAD = 6;
 /** The page behind the open tour: made inert (no clicks, no focus, hidden from screen readers). */
@@ -155,7 +157,7 @@ export class Tour {
     const step = this.steps[index];
     const key = stepKey(step);
     this.title.textContent = t(`${key}.title`);
-    this.body.textContent = t(`${key}.body`);
+    this.body.textContent = t(`${key}.body`, { dealer: t("table.dealer.short") }); // the plates' chip
     this.count.textContent = t("tour.count", { step: index + 1, total: this.steps.length });
     const last = index === this.steps.length - 1;
     this.next.textContent = t(last ? "tour.done" : "tour.next");
@@ -178,8 +180,11 @@ export class Tour {
     const found = findTarget(this.steps[this.index]);
     const root = document.documentElement;
     const view = { left: window.scrollX, top: window.scrollY, width: root.clientWidth, height: root.clientHeight };
-    this.bubble.style.width = `${Math.min(360, view.width - 24)}px`;
-    const bubble = { width: this.bubble.offsetWidth, height: this.bubble.offsetHeight };
+    const size = (width) => {
+      this.bubble.style.width = `${Math.min(width, view.width - 24)}px`;
+      return { width: this.bubble.offsetWidth, height: this.bubble.offsetHeight };
+    };
+    let bubble = size(WIDTHS[0]);
     if (!found) {
       // its element went away under a redraw: the bubble waits in the middle of the screen
       this.ring.hidden = true;
@@ -192,7 +197,13 @@ export class Tour {
     const box = litBox(found.el, this.steps[this.index].tight);
     const target = { left: box.left + view.left - RING_PAD, top: box.top + view.top - RING_PAD, width: box.width + 2 * RING_PAD, height: box.height + 2 * RING_PAD };
     const page = { width: root.scrollWidth, height: Math.max(root.scrollHeight, document.body.scrollHeight) };
-    const spot = placeBubble({ target, bubble, view, page });
+    let spot = placeBubble({ target, bubble, view, page });
+    // no room above or below a big element: a wider (so shorter) bubble may fit beside it
+    for (const width of WIDTHS.slice(1)) {
+      if (spot.side !== "over" || width > view.width - 24) break;
+      bubble = size(width);
+      spot = placeBubble({ target, bubble, view, page });
+    }
     if (Math.abs(spot.scrollY - view.top) > 1 && (scroll || spot.side !== "over")) {
       window.scrollTo({ top: spot.scrollY, behavior: reducedMotion() ? "auto" : "smooth" });
     }

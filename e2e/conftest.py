@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from ui_helpers import CHROMIUM_ARGS, FAST_BOTS, load_build_module
+from ui_helpers import CHROMIUM_ARGS, FAST_BOTS, NO_TOURS, load_build_module
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -82,8 +82,16 @@ def new_context(browser: Any, app_url: str) -> Iterator[Callable[..., Any]]:
     made: list[tuple[Any, Recorder]] = []
     origin = app_url.rstrip("/")
 
-    def make(*, fast: bool = True, service_worker: bool = False, **options: Any) -> Any:
-        """A new context; the service worker is blocked unless a test is about it (speed)."""
+    def make(
+        *, fast: bool = True, tours: bool = False, service_worker: bool = False, **options: Any
+    ) -> Any:
+        """A new context; the service worker is blocked unless a test is about it (speed).
+
+        Every game's guided tour counts as seen unless ``tours`` (then not with ``fast``, whose
+        script writes the settings afresh at every load).
+        """
+        if fast and tours:
+            raise ValueError("tours=True needs fast=False (add FAST_BOTS_ONCE for fast bots)")
         options.setdefault("viewport", {"width": 1280, "height": 800})
         options.setdefault("service_workers", "allow" if service_worker else "block")
         options.setdefault("locale", "en-US")
@@ -92,6 +100,8 @@ def new_context(browser: Any, app_url: str) -> Iterator[Callable[..., Any]]:
         context.on("request", recorder)
         if fast:
             context.add_init_script(FAST_BOTS)
+        elif not tours:
+            context.add_init_script(NO_TOURS)
         context.set_default_timeout(30_000)
         made.append((context, recorder))
         return context

@@ -20,7 +20,7 @@ import pytest
 
 from a11y_helpers import Audit, axe_script
 from records import bot_record
-from ui_helpers import open_link, plant_game, wait_my_turn, wait_ready, wait_until
+from ui_helpers import FAST_BOTS_ONCE, open_link, plant_game, wait_my_turn, wait_ready, wait_until
 
 WIZARD = "#/wizard?seed=E2E3&players=3&bots=1:heuristic,2:random"
 LAB = "#/lab/willie?seed=A11Y&games=1&players=2&levels=easy&a="
@@ -192,10 +192,7 @@ def test_reduced_motion_follows_the_system_and_the_setting_overrides_it(
 ) -> None:
     # fast bots, without overwriting the saved settings at each load (the reload below)
     context = new_context(fast=False, reduced_motion="reduce")
-    context.add_init_script(
-        "localStorage.getItem('tapete.settings') || "
-        "localStorage.setItem('tapete.settings', JSON.stringify({fastBots: true}));"
-    )
+    context.add_init_script(FAST_BOTS_ONCE)
     page = context.new_page()
     open_link(page, app_url, WIZARD)
     wait_my_turn(page, "bid")

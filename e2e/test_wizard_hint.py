@@ -33,10 +33,15 @@ RECORD_OPS = """
   };
 })();
 """
-# Fast bots (and hints, if asked) on the first load only: a reload keeps what the page saved.
+# Fast bots (and hints, if asked) on the first load only: a reload keeps what the page saved
+# (merged into what conftest's NO_TOURS wrote first: the tours seen).
 FIRST_SETTINGS = """
-if (!localStorage.getItem('tapete.settings'))
-  localStorage.setItem('tapete.settings', JSON.stringify({fastBots: true, showHints: %s}));
+(() => {
+  const saved = JSON.parse(localStorage.getItem('tapete.settings') || '{}') || {};
+  if ('fastBots' in saved) return;
+  const first = {...saved, fastBots: true, showHints: %s};
+  localStorage.setItem('tapete.settings', JSON.stringify(first));
+})();
 """
 
 

@@ -20,7 +20,24 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 BOOT_TIMEOUT_MS = 90_000
-FAST_BOTS = "localStorage.setItem('tapete.settings', JSON.stringify({fastBots: true}));"
+# The guided tour (web/ui/tour.js) opens by itself on the first game of each game. Tests that are
+# not about it start with every tour seen: this one setting, written by FAST_BOTS (at every load)
+# and by NO_TOURS (conftest's contexts without fast bots); e2e/test_tour.py turns it off.
+TOURS_SEEN = '["lobo", "rummikub", "willie", "wizard"]'
+FAST_BOTS = (
+    "localStorage.setItem('tapete.settings', "
+    f"JSON.stringify({{fastBots: true, toursSeen: {TOURS_SEEN}}}));"
+)
+_MERGE = (
+    "(() => {{ let s = {{}};"
+    " try {{ s = JSON.parse(localStorage.getItem('tapete.settings')) || {{}}; }}"
+    " catch {{ s = {{}}; }}"
+    " if (!({key!r} in s)) {{ s[{key!r}] = {value};"
+    " localStorage.setItem('tapete.settings', JSON.stringify(s)); }} }})();"
+)
+NO_TOURS = _MERGE.format(key="toursSeen", value=TOURS_SEEN)
+# fast bots once, kept with the other settings (a test that reloads and checks a setting)
+FAST_BOTS_ONCE = _MERGE.format(key="fastBots", value="true")
 
 
 def load_build_module() -> Any:

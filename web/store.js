@@ -63,13 +63,19 @@ export function recordProblem(record) {
 /** Reduced motion: follow the system, always, never (web/motion.js). */
 const MOTION = ["auto", "on", "off"];
 
-/** @returns {{fastBots: boolean, showHints: boolean, motion: "auto" | "on" | "off"}} */
+/** The games whose guided tour was shown (web/ui/tour.js): game ids, a few at most. */
+function toursSeen(value) {
+  if (!Array.isArray(value)) return [];
+  return [...new Set(value.filter((id) => typeof id === "string" && /^[a-z][a-z0-9_]{0,31}$/.test(id)))].slice(0, 32);
+}
+
+/** @returns {{fastBots: boolean, showHints: boolean, motion: "auto" | "on" | "off", toursSeen: string[]}} */
 export function loadSettings() {
-  const defaults = { fastBots: false, showHints: false, motion: "auto" };
+  const defaults = { fastBots: false, showHints: false, motion: "auto", toursSeen: [] };
   try {
     const saved = JSON.parse(read(SETTINGS) || "{}");
     const motion = MOTION.includes(saved.motion) ? saved.motion : "auto";
-    return { ...defaults, fastBots: saved.fastBots === true, showHints: saved.showHints === true, motion };
+    return { ...defaults, fastBots: saved.fastBots === true, showHints: saved.showHints === true, motion, toursSeen: toursSeen(saved.toursSeen) };
   } catch {
     return defaults;
   }

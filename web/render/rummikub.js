@@ -142,7 +142,7 @@ export function renderTable(p) {
 
   const players = h(
     "div",
-    { class: "rk-players" },
+    { class: "rk-players", dataset: { testid: "rk-players" } },
     view.rack_sizes.map((size, seat) =>
       h(
         "div",
@@ -196,7 +196,7 @@ export function renderTable(p) {
     message,
     board.tableEl,
     hint,
-    myTurn ? h("div", { class: "rk-controls" }, turnTools, board.barEl) : null,
+    myTurn ? h("div", { class: "rk-controls", dataset: { testid: "rk-controls" } }, turnTools, board.barEl) : null,
     rackTools,
     rack,
   );

@@ -240,7 +240,7 @@ function renderSeats(p) {
       ),
     );
   }
-  return h("div", { class: "willie-seats" }, seats);
+  return h("div", { class: "willie-seats", dataset: { testid: "willie-seats" } }, seats);
 }
 
 function statusText(p, myTurn) {

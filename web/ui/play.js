@@ -13,6 +13,12 @@
 // (./focus.js), and a live region (./announce.js) says each other player's move, the trick's
 // winner, a round's result, the player's turn, a refused move and the game's end
 // (./announce-moves.js words them).
+//
+// First-time help (issue 18): the guided tour of the table (./tour.js) opens by itself on the
+// player's first turn of a game they have never toured here: on their turn every element it
+// explains is on the table (the bids, Done, the hint), and the game waits for them anyway, so
+// nothing moves behind it, and on several devices no one else waits for it. Opened again from
+// the ⚙ menu while bots play, the bots of this device wait until it ends.
 
 import { h, mount, sleep } from "../dom.js";
 import { t } from "../i18n.js";
@@ -24,6 +30,7 @@ import { announce, clearAnnouncements, forgetSecrets } from "./announce.js";
 import { moveNews, tableNews } from "./announce-moves.js";
 import { FocusKeeper } from "./focus.js";
 import { gameOverText } from "./game-over.js";
+import { markTourSeen, offerTourButton, Tour, tourDue, withdrawTourButton } from "./tour.js";
 
 /**
  * Pacing in milliseconds: [normal, fast bots]. `bot` and `human` are the least time from one
@@ -145,13 +152,35 @@ export class PlayScreen {
     clearAnnouncements();
     if (!this.hideHand) announce(tableNews(this.record.game, this.game.snap.view));
     this.render();
+    offerTourButton(() => this.showTour());
     this.loop();
   }
 
   stop() {
     this.stopped = true;
+    this.tour?.close("stopped");
+    withdrawTourButton();
     closeOverlay();
     if (this.focus) this.focus.remove();
+  }
+
+  /** The first turn of the player here in a game whose tour they have not seen: show it once. */
+  firstTour() {
+    if (this.tourChecked || this.hideHand || this.seatKind(this.game.viewer) !== "human") return;
+    this.tourChecked = true;
+    if (tourDue(this.ctx.settings, this.record.game)) this.showTour();
+  }
+
+  /** The guided tour of this table (a second call while it is open does nothing). */
+  showTour() {
+    if (this.tour || this.stopped || this.hideHand) return;
+    const tour = new Tour(this.record.game, { scope: this.ctx.root });
+    if (!tour.start()) return;
+    this.tour = tour;
+    markTourSeen(this.ctx.settings, this.record.game);
+    tour.closed.then(() => {
+      if (this.tour === tour) this.tour = null;
+    });
   }
 
   /** The seat is the one player at this device, spoken to ("You take the trick"). */
@@ -228,7 +257,7 @@ export class PlayScreen {
     });
     const bar = h(
       "div",
-      { class: "table-bar" },
+      { class: "table-bar", dataset: { testid: "table-bar" } },
       h("button", { type: "button", class: "ghost", dataset: { testid: "show-scores" }, onclick: () => this.showScores() }, t("table.scores")),
       this.ctx.share ? h("button", { type: "button", class: "ghost", dataset: { testid: "share" }, onclick: () => this.ctx.share(this.record) }, t("table.share")) : null,
       this.hasLocalBots() ? this.paceToggle() : null,
@@ -240,6 +269,7 @@ export class PlayScreen {
     for (const card of table.querySelectorAll(".trick-card")) if (shown.has(card.dataset.card)) card.classList.add("settled");
     mount(root, h("div", { class: "play", dataset: { testid: "play", seed: this.record.seed, moves: this.record.moves.length } }, table, bar));
     this.focus?.restore({ moment: this.record.moves.length, turn: this.awaitsPlayer() });
+    this.tour?.refresh();
   }
 
   showScores() {
@@ -280,6 +310,11 @@ export class PlayScreen {
           continue;
         }
         if (who.kind === "bot") {
+          if (this.tour) {
+            // the tour was opened again from the menu: this device's bots wait for its end
+            await this.tour.closed;
+            continue;
+          }
           this.busy = true;
           this.render();
           // the bot thinks while the last move stays on screen: only the rest of the pause is added
@@ -315,6 +350,7 @@ export class PlayScreen {
         this.render();
         this.sayTurn();
         this.autoHint();
+        this.firstTour();
         return; // wait for the player's click
       }
     } catch (error) {

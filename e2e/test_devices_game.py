@@ -22,32 +22,90 @@ from ui_helpers import js, shot, wait_until
 WILLIE_MOVES = ("close", "draw", "pass", "continue")
 
 
-def willie_step(page: Any) -> bool:
-    """One thing a Willie player does next on this page, if any: continue after a round, or
-    on their turn close when they may, else draw, else pass."""
+def willie_step(page: Any) -> str | None:
+    """One thing a Willie player does next on this page, if any: continue after a round
+    ("continue", a screen of this page only), or on their turn close when they may, else draw,
+    else pass ("move")."""
     if page.query_selector("[data-testid=round-continue]"):
         page.click("[data-testid=round-continue]")
-        return True
+        return "continue"
     if page.query_selector("[data-testid=table][data-my-turn=true]") is None:
-        return False
+        return None
     for move in WILLIE_MOVES:
         button = page.query_selector(f"[data-testid=actions] [data-testid={move}]:not([disabled])")
         if button is not None:
             button.click()
-            return True
-    return False
+            return "move"
+    return None
 
 
-def play_willie(pages: list[Any], done: Any, timeout: float = 300.0) -> None:
-    """Play on both phones until ``done()``; bounded in time, not in polls (a loaded machine
-    makes the host slower to answer, and each wait is a poll)."""
+HOST_MOVES = "window.tapete.host.game ? window.tapete.host.game.record.moves.length : -1"
+# Every guest shows the host's move count (a page past the game shows no table at all).
+SETTLED = """(n) => { const play = document.querySelector('[data-testid=play]');
+  return !play || Number(play.dataset.moves) === n; }"""
+
+
+def settle(host: Any, pages: list[Any], before: int, deadline: float) -> None:
+    """After a move sent at ``before`` moves: wait until the host has taken it and every page
+    shows the new count, so that no move is ever in flight when the next one is chosen (a move
+    clicked while another is on its way races it: the count read after it may be stale)."""
+    while time.monotonic() < deadline:
+        n = js(host, HOST_MOVES)
+        if n > before and all(page.evaluate(SETTLED, n) for page in pages):
+            return
+        if host.query_selector("[data-testid=game-over]") and n > before:
+            return
+        pages[0].wait_for_timeout(100)
+
+
+PAGE_REPORT = """() => {
+  const play = document.querySelector('[data-testid=play]');
+  const table = document.querySelector('[data-testid=table]');
+  const buttons = [...document.querySelectorAll('[data-testid=actions] button')]
+    .map((b) => `${b.dataset.testid}${b.disabled ? '(off)' : ''}`);
+  const dialogs = [...document.querySelectorAll('[role=dialog], .overlay, [data-testid$=dialog]')]
+    .map((d) => d.dataset.testid || d.className);
+  const g = window.tapete && window.tapete.guest;
+  return {moves: play ? play.dataset.moves : null, myTurn: table ? table.dataset.myTurn : null,
+    buttons, dialogs, status: g ? g.status : null, n: g ? g.n : null,
+    queue: g ? g.queue.length : null, pending: g && g.pendingMove ? g.pendingMove.after : null,
+    text: document.body.innerText.slice(0, 400)};
+}"""
+HOST_REPORT = """() => { const h = window.tapete.host; const g = h.game;
+  return {moves: g ? g.record.moves.length : null, to_move: g ? g.snap.to_move : null,
+    outcome: g ? Boolean(g.snap.outcome) : null,
+    seats: [...h.remote.values()].map((s) => s.status)}; }"""
+
+
+def stuck_report(host: Any, pages: list[Any]) -> str:
+    """What each device showed when the wanted position never came."""
+    lines = [f"host: {host.evaluate(HOST_REPORT)}"]
+    lines += [f"guest {i}: {page.evaluate(PAGE_REPORT)}" for i, page in enumerate(pages)]
+    return "\n".join(lines)
+
+
+def play_willie(host: Any, pages: list[Any], done: Any, timeout: float = 300.0) -> None:
+    """Play on both phones until ``done()``, one move at a time: each move is taken by the host
+    and shown on every phone before the next is chosen. Bounded in time, not in polls (a loaded
+    machine makes the host slower to answer, and each wait is a poll)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if done():
             return
-        if not any([willie_step(page) for page in pages]):
+        before = js(host, HOST_MOVES)
+        acted = None
+        for page in pages:
+            acted = willie_step(page)
+            if acted:
+                break
+        if acted == "move":
+            # a refused or lost move leaves the count as it was: look again after a while
+            settle(host, pages, before, min(deadline, time.monotonic() + 30))
+        elif acted is None:
             pages[0].wait_for_timeout(100)
-    raise AssertionError("the wanted position never came up")
+    for index, page in enumerate(pages):
+        shot(page, f"devices-stuck-guest-{index}")
+    raise AssertionError(f"the wanted position never came up\n{stuck_report(host, pages)}")
 
 
 def moves_on(page: Any) -> int:
@@ -93,8 +151,8 @@ def test_willie_drop_rejoin_reload_and_verified_deal(new_context: Any, app_url: 
     assert codes[0] == codes[1] and "…" not in codes[0]
 
     # A Willie turn, by clicking on the phones.
-    play_willie(guests, lambda: js(host, "window.tapete.host.game.record.moves.length") >= 3)
-    at = js(host, "window.tapete.host.game.record.moves.length")
+    play_willie(host, guests, lambda: js(host, HOST_MOVES) >= 3)
+    at = js(host, HOST_MOVES)
 
     # Guest 0 closes its tab: the host sees it missing, pairs the seat again (same token),
     # and the new page of that player shows the game exactly where it is.
@@ -103,7 +161,7 @@ def test_willie_drop_rejoin_reload_and_verified_deal(new_context: Any, app_url: 
     host.click("[data-testid=devices]")
     guests[0] = repair(host, 0, None, new_context)
     host.click("[data-testid=close-devices]")
-    guests[0].wait_for_selector(f"[data-testid=play][data-moves='{at}']")
+    guests[0].wait_for_selector(f"[data-testid=play][data-moves='{at}']", timeout=90_000)
     assert js(host, "window.tapete.host.game.record.moves.length") == at
 
     # The host reloads: the saved table resumes and both guests pair again in their pages.
@@ -113,7 +171,7 @@ def test_willie_drop_rejoin_reload_and_verified_deal(new_context: Any, app_url: 
         repair(host, seat, guests[seat], new_context)
     host.click("[data-testid=close-devices]")
     for guest in guests:
-        guest.wait_for_selector(f"[data-testid=play][data-moves='{at}']")
+        guest.wait_for_selector(f"[data-testid=play][data-moves='{at}']", timeout=90_000)
 
     # To the end; guest 1's page gets a reveal with another secret.
     js(host, "window.tapete.host.tampered = {1: {secret: '0'.repeat(32)}}")
@@ -122,7 +180,7 @@ def test_willie_drop_rejoin_reload_and_verified_deal(new_context: Any, app_url: 
     def over() -> bool:
         return all(g.query_selector("[data-testid=verify-panel]") for g in guests)
 
-    play_willie(guests, over)
+    play_willie(host, guests, over)
     for guest in guests:
         guest.wait_for_selector("[data-testid=verify]:not([data-state=checking])", timeout=90_000)
     ok = guests[0].locator("[data-testid=verify]")

@@ -140,6 +140,28 @@ test("a silent guest becomes missing; the host's button lets a bot play at once"
   host.stop();
 });
 
+test("a seat marked missing for its silence is back when its own link speaks: a fresh welcome", async () => {
+  const { host, links, send, tick } = table();
+  host.game.record.moves.push({ seat: 2, move: "bid 0" });
+  tick(16_000);
+  host.remote.get(1).lastSeen = host.now(); // seat 1 kept talking
+  host.tick();
+  assert.equal(host.remote.get(0).status, "missing");
+  assert.equal(host.remote.get(1).status, "connected");
+  links[1].sent.length = 0;
+  send(0, { type: "ping" });
+  assert.equal(host.remote.get(0).status, "connected");
+  assert.equal(host.remote.get(0).missingSince, null);
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  const [welcome] = links[0].of("welcome");
+  assert.equal(welcome.n, 1);
+  assert.deepEqual(welcome.snap.view, { seat: 0 });
+  assert.equal(links[0].of("pong").length, 1);
+  // the others hear that the seat is present again; a later move reaches it
+  assert.ok(links[1].of("table").at(-1).table.seats[0].present);
+  host.stop();
+});
+
 test("a burst of garbage gets few, coded replies", () => {
   const { host, links, send } = table();
   for (let i = 0; i < 200; i++) send(1, i % 2 ? "{" : `{"type":"move","seat":1}`);

@@ -167,6 +167,9 @@ export class HostSession extends EventTarget {
       this.reply(seat, link, { type: "error", error: publicError(info) }, { limited: true });
       return;
     }
+    // A seat marked missing because it fell silent (a busy or throttled phone), whose own link
+    // speaks again: it is back, and gets the whole table afresh (it missed what was sent).
+    if (seat.status === "missing" && message.type !== "hello") this.back(seat, link);
     if (message.type === "ping") return this.reply(seat, link, { type: "pong" });
     if (message.type === "hello") return this.hello(seat, link, message);
     if (message.type === "part") return this.takePart(seat, link, message);
@@ -187,6 +190,17 @@ export class HostSession extends EventTarget {
     link.send(await this.welcome(seat.seat));
     this.publishTable(seat.seat);
     this.save();
+    this.changed();
+  }
+
+  /** A silent seat heard from again on its link: connected, resynchronised with a welcome. */
+  async back(seat, link) {
+    seat.status = "connected";
+    seat.missingSince = null;
+    seat.botNow = false;
+    const welcome = await this.welcome(seat.seat);
+    if (seat.link === link) link.send(welcome);
+    this.publishTable(seat.seat);
     this.changed();
   }
 

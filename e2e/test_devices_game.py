@@ -72,9 +72,14 @@ PAGE_REPORT = """() => {
     text: document.body.innerText.slice(0, 400)};
 }"""
 HOST_REPORT = """() => { const h = window.tapete.host; const g = h.game;
+  const s = window.tapete.app && window.tapete.app.session;
   return {moves: g ? g.record.moves.length : null, to_move: g ? g.snap.to_move : null,
     outcome: g ? Boolean(g.snap.outcome) : null,
-    seats: [...h.remote.values()].map((s) => s.status)}; }"""
+    seats: [...h.remote.values()].map((r) => [r.status, Boolean(r.inbox), Boolean(r.waiter)]),
+    session: s ? {busy: s.busy, paused: s.paused, stopped: s.stopped, moves: s.record.moves.length,
+      trick: Boolean(s.trickShown)} : null,
+    dialogs: [...document.querySelectorAll('[role=dialog]')].map((d) => d.dataset.testid),
+    text: document.body.innerText.slice(0, 300)}; }"""
 
 
 def stuck_report(host: Any, pages: list[Any]) -> str:
@@ -103,6 +108,7 @@ def play_willie(host: Any, pages: list[Any], done: Any, timeout: float = 300.0) 
             settle(host, pages, before, min(deadline, time.monotonic() + 30))
         elif acted is None:
             pages[0].wait_for_timeout(100)
+    shot(host, "devices-stuck-host")
     for index, page in enumerate(pages):
         shot(page, f"devices-stuck-guest-{index}")
     raise AssertionError(f"the wanted position never came up\n{stuck_report(host, pages)}")
@@ -193,3 +199,24 @@ def test_willie_drop_rejoin_reload_and_verified_deal(new_context: Any, app_url: 
     record_box["record"] = host_record(host)
     for seat, guest in enumerate(guests):
         assert check_no_leaks(record_box["record"], seat, received(guest)) > 3
+
+
+def test_willie_table_screen_goes_through_a_round_end(new_context: Any, app_url: str) -> None:
+    """A host that plays no seat (a table screen: its viewer is nobody) shows a Willie round's
+    end, with no trick winner, and goes on to the next round (it once took that nobody for the
+    player at the device and stopped on a fatal error)."""
+    options = {"target_score": "1000"}
+    host, guests = pair_table(new_context, app_url, "willie", ["remote", "bot:random"], options)
+    host_round = "window.tapete.host.game.snap.view.round"
+
+    def alive() -> bool:
+        fatal = host.query_selector("[data-testid=fatal-dialog]")
+        assert fatal is None, f"the host stopped: {fatal.inner_text() if fatal else ''}"
+        return True
+
+    play_willie(host, guests, lambda: alive() and js(host, host_round) >= 2)
+    at = js(host, HOST_MOVES)
+    # the next round is played: the host takes moves again, on both sides of the table
+    play_willie(host, guests, lambda: alive() and js(host, HOST_MOVES) >= at + 2)
+    host.wait_for_selector("[data-testid=round-summary]", state="detached")
+    alive()

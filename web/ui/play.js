@@ -185,6 +185,9 @@ export class PlayScreen {
 
   /** The seat is the one player at this device, spoken to ("You take the trick"). */
   isYou(seat) {
+    // nobody (a round's end with no trick winner) is never "you", not even on a table screen,
+    // whose viewer is nobody too
+    if (seat === null || seat === undefined || !this.record.seats[seat]) return false;
     return seat === this.game.viewer && this.seatKind(seat) === "human" && this.humans().length === 1;
   }
 
@@ -217,6 +220,7 @@ export class PlayScreen {
     const name = this.names()[seat];
     const mine = seat === this.game.viewer && !this.hideHand;
     if (seat === null || seat === undefined) return t("status.over");
+    if (this.trickShown && this.trickShown.winner === null) return t("round.title", { round: this.trickShown.round });
     if (this.trickShown) return t(this.isYou(this.trickShown.winner) ? "status.trick_won.you" : "status.trick_won", { name: this.names()[this.trickShown.winner] });
     if (mine) return t(`status.you.${view.phase}`);
     return t(`status.other.${view.phase}`, { name });

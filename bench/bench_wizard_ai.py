@@ -61,6 +61,7 @@ import wizard_pool  # noqa: E402
 from tapete.bots import choose_move  # noqa: E402
 from tapete.rng import Rng  # noqa: E402
 from tapete.wizard import GAME, ai  # noqa: E402
+from tapete.wizard.bots import simple_bot  # noqa: E402
 
 DEFAULT_OUT = ROOT / "bench" / "results" / "wizard_ai.jsonl"
 PLAYERS = 4
@@ -101,10 +102,12 @@ def line_up(level: str, opponent: str, rot: int) -> list[str]:
 
 def decide(name: str, state: Any, seat: int, step: int) -> Any:
     """The move of the level or pool style ``name`` (``wizard_pool.STYLES``), from its own
-    stream (the pool's is labelled apart from the levels')."""
+    stream (the pool's is labelled apart from the levels'); ``simple`` is the simple bot."""
     if name in wizard_pool.STYLES:
         rng = Rng.derive("bot", GAME.id, "pool", name, seat, step)
         return wizard_pool.STYLES[name](GAME, state, seat, rng)
+    if name == "simple":  # the heuristic level before issue 19 (the search's playout rules)
+        return simple_bot(GAME, state, seat, Rng(0))
     return choose_move(GAME, state, seat, name, step)
 
 

@@ -24,7 +24,7 @@ from tapete.bots import choose_move
 from tapete.bots.ismcts import GameDomain, reporting_progress, search
 from tapete.rng import Rng
 from tapete.wizard import DECK, GAME, Move, WizardState, ai, round_points
-from tapete.wizard.bots import choose_card
+from tapete.wizard.bots import choose_card, simple_bot
 from tapete.wizard.cards import suit_of
 
 
@@ -220,7 +220,7 @@ def test_fast_round_agrees_with_the_engine(players: int) -> None:
     assert plays > 200
 
 
-def test_policy_plays_like_the_heuristic_bot() -> None:
+def test_policy_plays_like_the_simple_bot() -> None:
     checked = 0
     for players in (3, 4, 6):
         for state in random_states(f"P{players}", players):
@@ -447,12 +447,12 @@ def test_the_dealer_names_the_suit_of_a_strong_hand() -> None:
     assert choose_move(GAME, state, dealer, "normal", 0).kind == "trump"
 
 
-def test_easy_is_the_heuristic_with_noise() -> None:
+def test_easy_is_the_simple_bot_with_noise() -> None:
     state = ten_card_positions()[1]
     seat = GAME.to_move(state)
     moves = {choose_move(GAME, state, seat, "easy", k) for k in range(40)}
-    heuristic = choose_move(GAME, state, seat, "heuristic", 0)
-    assert heuristic in moves and len(moves) > 1
+    simple = simple_bot(GAME, state, seat, Rng(0))
+    assert simple in moves and len(moves) > 1
     assert all(GAME.legal_moves(state, seat).count(m) == 1 for m in moves)
 
 
@@ -478,6 +478,7 @@ def test_tournament_runner_on_a_tiny_run(
         deals=1,
         first_deal=0,
         jobs=2,
+        rounds=0,
         out=str(out),
         tune="",
     )

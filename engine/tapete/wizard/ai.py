@@ -18,9 +18,9 @@ led           the suit to follow in the current trick: NO_LED before any non-Jes
               FREE after a leading Wizard, else 0..3
 best          the card that wins the trick so far (-1 for an empty trick)
 need          a seat's bid minus the tricks it has won
-policy        how every seat plays in a simulation: the heuristic bot's rules (win cheaply while
+policy        how every seat plays in a simulation: the simple bot's rules (win cheaply while
               you need tricks, dump your highest loser once you have enough), with a little noise
-level         easy (the heuristic bot with noise), normal and hard (search budgets)
+level         easy (the simple bot with noise), normal and hard (search budgets)
 
 Budgets are counted in simulated games (iterations), never in seconds, so a move reproduces
 from its seed on any machine. The environment variable ``TAPETE_BOT_BUDGET`` (a factor such
@@ -38,7 +38,7 @@ from typing import Any
 
 from ..bots.ismcts import CURRENT_PROGRESS, Progress, reporting_progress, search
 from ..rng import Rng
-from .bots import heuristic_bot, trick_estimate
+from .bots import simple_bot, trick_estimate
 from .cards import DECK, DECK_NUMBER, SUITS
 from .game import Move, Wizard, WizardState, WorldSampler, round_points
 
@@ -55,7 +55,7 @@ SUIT: tuple[int, ...] = tuple(
 RANK: tuple[int, ...] = tuple(
     14 if code[0] == "Z" else 0 if code[0] == "N" else int(code[1:]) for code in DECK
 )
-# the heuristic bot breaks ties in power by the card's text code
+# the simple bot breaks ties in power by the card's text code
 CODE_ORDER: tuple[int, ...] = tuple(sorted(DECK).index(code) for code in DECK)
 
 
@@ -203,19 +203,19 @@ def round_from_state(state: WizardState) -> Round:
     return sim
 
 
-# -- the play policy (the heuristic bot's knowledge, on numbers) ---------------------------------
+# -- the play policy (the simple bot's knowledge, on numbers) ---------------------------------
 
 
 @lru_cache(maxsize=2048)
 def strong_cards(trump: int, players: int, cards: int) -> tuple[bool, ...]:
-    """Per card number: does the heuristic bot expect it to take a trick (estimate > 0.5)?"""
+    """Per card number: does the simple bot expect it to take a trick (estimate > 0.5)?"""
     suit = None if trump < 0 else SUITS[trump]
     return tuple(trick_estimate(code, suit, players, cards) > 0.5 for code in DECK)
 
 
 @lru_cache(maxsize=64)
 def power_keys(trump: int, led: int) -> tuple[int, ...]:
-    """Per card number: the heuristic bot's ``power``, tie-broken by text code as it sorts."""
+    """Per card number: the simple bot's ``power``, tie-broken by text code as it sorts."""
     keys = []
     for card in range(len(DECK)):
         suit = SUIT[card]
@@ -230,7 +230,7 @@ def power_keys(trump: int, led: int) -> tuple[int, ...]:
 
 
 def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
-    """The card the heuristic bot (``choose_card``) would play for the seat to move."""
+    """The card the simple bot (``choose_card``) would play for the seat to move."""
     seat = sim.turn
     trump = sim.trump
     key = power_keys(trump, NO_LED if sim.led == FREE else sim.led).__getitem__
@@ -275,7 +275,7 @@ class Layout:
     """The cards as the bits of an int, for one trump: how :func:`play_out` holds a hand.
 
     A hand is the int with bit ``pos[card]`` set for each card in it. Positions follow the
-    heuristic bot's power order with no suit led (``power_keys(trump, NO_LED)``: Jesters,
+    simple bot's power order with no suit led (``power_keys(trump, NO_LED)``: Jesters,
     the other suits by rank, trumps, Wizards), so its cheapest or dearest card is the lowest
     or highest bit. With a suit other than trump led, that suit rises above the other suits:
     ``groups[led + 1]`` is then (low, led, high), the cards below the led suit, the led suit's
@@ -462,7 +462,7 @@ def fast_chance(rng: Rng) -> random.Random:
 
 
 def estimate_tricks(hand: Sequence[str], trump: str | None, players: int) -> float:
-    """The heuristic bot's expected tricks for a hand (the same sum, card by card, in order)."""
+    """The simple bot's expected tricks for a hand (the same sum, card by card, in order)."""
     table = estimate_table(trump, players, len(hand))
     return sum(table[c] for c in hand)
 
@@ -501,7 +501,7 @@ def hidden_bidders(game: Wizard, state: WizardState, seat: int) -> frozenset[int
 def guess_bids(world: WizardState, hidden: frozenset[int]) -> list[int]:
     """The world's bids, those of the ``hidden`` seats guessed from their hands in the world.
 
-    ``sample_world`` draws hidden bids uniformly; the heuristic bot's estimate from the hand
+    ``sample_world`` draws hidden bids uniformly; the simple bot's estimate from the hand
     the world gives that seat is a far better guess, and uses nothing the seat cannot see.
     """
     out = [int(bid or 0) for bid in world.bids]
@@ -658,7 +658,7 @@ def card_values(
 
 
 def heuristic_bids(game: Wizard, world: WizardState, until: int | None = None) -> WizardState:
-    """The world after the seats to bid, up to ``until``'s turn, bid as the heuristic bot does.
+    """The world after the seats to bid, up to ``until``'s turn, bid as the simple bot does.
 
     Only legal bids: the even-bid restriction applies to the dealer as in a real game.
     """
@@ -688,7 +688,7 @@ def bid_values(
     """The mean round points of each candidate bid of ``seat``, over the same worlds.
 
     ``state`` is in the bidding phase. In each world (from ``sample_world``) the seats before
-    ``seat`` bid as the heuristic bot would, then ``seat`` bids each candidate in turn (a
+    ``seat`` bid as the simple bot would, then ``seat`` bids each candidate in turn (a
     candidate the even-bid rule forbids in that world is replaced by its neighbour), the
     seats after it bid, and the round is played out with the play policy, with the same random
     choices for every candidate.
@@ -734,7 +734,7 @@ class BidWorlds:
     (``draw_numbers``, with the draws of ``sample_world``), and ``state`` serves
     ``later_bids``, which reads of it only what the seat sees (who has bid; the bids
     themselves only under the even-bid rule, which needs open bids). Before a trump choice,
-    the seats before the dealer bid as the heuristic bot in each world, on whole states.
+    the seats before the dealer bid as the simple bot in each world, on whole states.
     """
 
     def __init__(self, game: Wizard, state: WizardState, seat: int) -> None:
@@ -776,7 +776,7 @@ def later_bids(
     expected: Sequence[float] | None = None,
     free: dict[int, int] | None = None,
 ) -> list[int]:
-    """All bids once ``seat`` bids ``bid`` and the seats after it bid as the heuristic bot.
+    """All bids once ``seat`` bids ``bid`` and the seats after it bid as the simple bot.
 
     Only the dealer (the last to bid) can be restricted by the even-bid rule; the engine's
     ``forbidden_bid`` says which bid it may not make. ``expected`` may give every seat's
@@ -887,8 +887,8 @@ def decide(
 
 
 def easy_bot(game: Wizard, state: WizardState, seat: int, rng: Rng) -> Move:
-    """The heuristic bot with noise: a bid one off a third of the time, a random card a fifth."""
-    move = heuristic_bot(game, state, seat, rng)
+    """The simple bot with noise: a bid one off a third of the time, a random card a fifth."""
+    move = simple_bot(game, state, seat, rng)
     legal = game.legal_moves(state, seat)
     if move.kind == "bid" and rng.random() < 0.33:
         shifted = int(move.value) + (1 if rng.random() < 0.5 else -1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -491,3 +492,38 @@ def test_tournament_runner_on_a_tiny_run(
     assert len(out.read_text().splitlines()) == 4
     report = capsys.readouterr().out
     assert "| easy | random | 4 (1) |" in report and "Parity is 25%" in report
+
+
+# -- reading the other players (issue 19) -----------------------------------------------------
+
+
+def test_tendencies_read_the_score_sheet_only() -> None:
+    state = play_to(GAME.new_game("TEND", None, 4), lambda s: s.round == 6)
+    history = state.history
+    assert ai.tendencies(state, 0, 0.0) is None
+    shift = ai.tendencies(state, 0, 10.0)
+    assert shift is not None and shift[0] == 0.0
+    dealt = sum(row.round for row in history)
+    for other in (1, 2, 3):
+        excess = sum(row.tricks[other] - row.bids[other] for row in history)
+        assert shift[other] == pytest.approx(min(0.0, excess / (dealt + 10.0) * 6))
+    # a seat that took two tricks too few in every round aims below its bid; never above
+    ducked = tuple(replace(row, tricks=(row.tricks[0], 0, 0, 0)) for row in history)
+    shy = ai.tendencies(replace(state, history=ducked), 0, 10.0)
+    assert shy is not None and all(x < 0 for x in shy[1:])
+    greedy = tuple(replace(row, tricks=(0, row.round, row.round, row.round)) for row in history)
+    assert ai.tendencies(replace(state, history=greedy), 0, 10.0) == [0.0] * 4
+
+
+def test_a_seat_aiming_below_its_bid_ducks_in_the_playout() -> None:
+    """Seat 1 bid 1 and holds R13 and R4 (red trump) after R1 is led; seat 2 holds R5. Playing
+    its bid it takes the trick with R13 (and the next with R4); aiming 1.5 below it, it ducks
+    with R4 and takes only the trick its last card forces on it."""
+    hands = [["R1", "G2"], ["R13", "R4"], ["R5", "G3"], ["R2", "G4"]]
+    for shift, card, won in ((None, "R13", 2), ([0.0, -1.5, 0.0, 0.0], "R4", 1)):
+        numbers = [[DECK.index(c) for c in hand] for hand in hands]
+        sim = ai.Round(0, numbers, [0, 1, 0, 0], [0, 0, 0, 0], 0)
+        sim.shift = shift
+        sim.play(0)
+        assert DECK[ai.heuristic_card(sim, sim.legal())] == card
+        assert ai.play_out(sim.copy(), random.Random(1), 0.0).won[1] == won

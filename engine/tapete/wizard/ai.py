@@ -20,6 +20,8 @@ best          the card that wins the trick so far (-1 for an empty trick)
 need          a seat's bid minus the tricks it has won
 policy        how every seat plays in a simulation: the simple bot's rules (win cheaply while
               you need tricks, dump your highest loser once you have enough), with a little noise
+tendency      how far a seat has landed below its bids in this game (the score sheet): the
+              search lowers that seat's aim by it (:func:`tendencies`, ``Round.shift``)
 level         easy (the simple bot with noise), normal and hard (search budgets)
 
 Budgets are counted in simulated games (iterations), never in seconds, so a move reproduces
@@ -367,9 +369,10 @@ def play_out(sim: Round, chance: random.Random, noise: float) -> Round:
     """
     if sim.turn < 0:
         return sim
-    n, bids, won, lists = sim.n, sim.bids, sim.won, sim.hands
-    if sim.shift is not None:  # what each seat plays for: its bid, moved by its tendency
-        bids = [bid + shift for bid, shift in zip(bids, sim.shift, strict=True)]
+    n, won, lists = sim.n, sim.won, sim.hands
+    bids: Sequence[float] = sim.bids  # what each seat plays for: its bid, moved by its tendency
+    if sim.shift is not None:
+        bids = [bid + shift for bid, shift in zip(sim.bids, sim.shift, strict=True)]
     lay = layout(sim.trump)
     pos, bit, suit_at, beaten_by, follow, wild, groups = (
         lay.pos,

@@ -13,6 +13,9 @@ Reported per pairing: games, the level's win share (a tie shares the win) with a
 (parity is 25%), its mean score minus the mean of the three opponents, and its bid accuracy
 (rounds where it took exactly its bid) next to the opponents'. The four games of one deal are
 correlated, so intervals treat the deal as the unit (mean +- 1.96 standard errors over deals).
+``--opponents`` also takes the pool's styles (``bench/wizard_pool.py``: ``overbid``, ``duck``,
+...) and mixed tables ``a+b+c``; ``--rounds N`` plays quick games of N rounds spread over the
+game (``round_set``), reported apart from full games.
 
 Every finished game is appended as one JSON line to ``--out`` (default
 ``bench/results/wizard_ai.jsonl``); a rerun skips the games already there, so a long run can be
@@ -58,6 +61,7 @@ import wizard_pool  # noqa: E402
 from tapete.bots import choose_move  # noqa: E402
 from tapete.rng import Rng  # noqa: E402
 from tapete.wizard import GAME, ai  # noqa: E402
+from tapete.wizard.bots import simple_bot  # noqa: E402
 
 DEFAULT_OUT = ROOT / "bench" / "results" / "wizard_ai.jsonl"
 PLAYERS = 4
@@ -98,35 +102,63 @@ def line_up(level: str, opponent: str, rot: int) -> list[str]:
 
 def decide(name: str, state: Any, seat: int, step: int) -> Any:
     """The move of the level or pool style ``name`` (``wizard_pool.STYLES``), from its own
-    stream (the pool's is labelled apart from the levels')."""
+    stream (the pool's is labelled apart from the levels'); ``simple`` is the simple bot."""
     if name in wizard_pool.STYLES:
         rng = Rng.derive("bot", GAME.id, "pool", name, seat, step)
         return wizard_pool.STYLES[name](GAME, state, seat, rng)
+    if name == "simple":  # the heuristic level before issue 19 (the search's playout rules)
+        return simple_bot(GAME, state, seat, Rng(0))
     return choose_move(GAME, state, seat, name, step)
 
 
-def play_game(job: tuple[str, str, int, int, str]) -> dict[str, Any]:
-    """Deal ``D<deal>`` with ``level`` in seat ``rot`` and the ``opponent`` line-up elsewhere."""
-    level, opponent, deal, rot, tune = job
+def round_set(count: int) -> list[int]:
+    """The rounds a game of ``count`` rounds plays (0: all of them): spread evenly over the
+    game's rounds and ending with the last, so that a short game still meets every hand size
+    from small to the largest (``--rounds 5``: rounds 3, 6, 9, 12, 15 with 4 players)."""
+    rounds = 60 // PLAYERS
+    if count <= 0 or count >= rounds:
+        return list(range(1, rounds + 1))
+    return sorted({max(1, round(k * rounds / count)) for k in range(1, count + 1)})
+
+
+Job = tuple[str, str, int, int, str, int]  # level, opponent, deal, seat, tune, rounds
+
+
+def play_game(job: Job) -> dict[str, Any]:
+    """Deal ``D<deal>`` with ``level`` in seat ``rot`` and the ``opponent`` line-up elsewhere,
+    over the rounds of ``round_set(rounds)`` (the others are skipped: the next is dealt)."""
+    level, opponent, deal, rot, tune, rounds = job
     apply_tuning(tune)
     started, cpu = time.perf_counter(), time.process_time()
+    chosen = round_set(rounds)
     state = GAME.new_game(f"D{deal}", None, PLAYERS)
+    if chosen[0] != 1:
+        state = GAME.deal_round(state, chosen[0])
     seats = line_up(level, opponent, rot)
     step = 0
     while (seat := GAME.to_move(state)) is not None:
         state = GAME.apply(state, seat, decide(seats[seat], state, seat, step))
         step += 1
-    outcome = GAME.outcome(state)
-    assert outcome is not None
+        if len(state.history) == len(chosen):
+            break
+        if state.round not in chosen:  # a round just dealt that this game skips
+            state = GAME.deal_round(state, chosen[len(state.history)])
+    best = max(state.scores)
+    winners = [s for s, score in enumerate(state.scores) if score == best]
+    if state.phase == "over":
+        outcome = GAME.outcome(state)
+        assert outcome is not None
+        winners = list(outcome.winners)
     made = [sum(r.bids[s] == r.tricks[s] for r in state.history) for s in range(PLAYERS)]
     return {
         "level": level,
         "opponent": opponent,
         "tune": tune,
+        "round_set": rounds,
         "deal": deal,
         "seat": rot,
-        "scores": [int(x) for x in outcome.scores],
-        "winners": list(outcome.winners),
+        "scores": [int(x) for x in state.scores],
+        "winners": winners,
         "made": made,
         "rounds": len(state.history),
         "seconds": round(time.perf_counter() - started, 2),
@@ -134,8 +166,15 @@ def play_game(job: tuple[str, str, int, int, str]) -> dict[str, Any]:
     }
 
 
-def game_key(row: dict[str, Any]) -> tuple[str, str, str, int, int]:
-    return (row["level"], row["opponent"], row.get("tune", ""), row["deal"], row["seat"])
+def game_key(row: dict[str, Any]) -> tuple[str, str, str, int, int, int]:
+    return (
+        row["level"],
+        row["opponent"],
+        row.get("tune", ""),
+        row["deal"],
+        row["seat"],
+        row.get("round_set", 0),
+    )
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
@@ -153,12 +192,12 @@ def tournament(args: argparse.Namespace) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {game_key(row) for row in read_rows(out)}
     jobs = [
-        (level, opponent, deal, seat, args.tune)
+        (level, opponent, deal, seat, args.tune, args.rounds)
         for deal in range(args.first_deal, args.first_deal + args.deals)
         for level in args.levels.split(",")
         for opponent in args.opponents.split(",")
         for seat in range(PLAYERS)
-        if (level, opponent, args.tune, deal, seat) not in done
+        if (level, opponent, args.tune, deal, seat, args.rounds) not in done
     ]
     print(f"{len(jobs)} games to play ({len(done)} already in {out})", file=sys.stderr)
     started = time.perf_counter()
@@ -172,7 +211,7 @@ def tournament(args: argparse.Namespace) -> None:
     report(args)
 
 
-def run_jobs(jobs: list[tuple[str, str, int, int, str]], processes: int) -> Iterator[Any]:
+def run_jobs(jobs: list[Job], processes: int) -> Iterator[Any]:
     """The finished games, in the order they finish (``processes`` at a time)."""
     if processes <= 1 or len(jobs) <= 1:
         yield from map(play_game, jobs)
@@ -235,17 +274,20 @@ def percent(estimate: tuple[float, float]) -> str:
 
 def report(args: argparse.Namespace) -> None:
     rows = read_rows(Path(args.out))
-    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    groups: dict[tuple[str, str, str, int], list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
-        groups[(row["level"], row["opponent"], row.get("tune", ""))].append(row)
+        key = (row["level"], row["opponent"], row.get("tune", ""), row.get("round_set", 0))
+        groups[key].append(row)
     print(
         "| level | vs 3x | games (deals) | win share [95% CI] | score diff [95% CI] "
         "| bids made [95% CI] | opponents' bids made | s/game (CPU) |"
     )
     print("|---|---|---:|---|---|---|---:|---:|")
-    for (level, opponent, tune), group in sorted(groups.items()):
+    for (level, opponent, tune, rounds), group in sorted(groups.items()):
         s = pairing_summary(group)
         name = f"{level} ({tune})" if tune else level
+        if rounds:
+            name += f", {rounds} rounds"
         diff = s["diff"]
         print(
             f"| {name} | {opponent} | {s['games']} ({s['deals']}) | {percent(s['share'])} "
@@ -283,7 +325,8 @@ def paired(args: argparse.Namespace) -> None:
     first, second = player(args.variant), player(args.base)
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
-        groups[(row["level"], row.get("tune", ""), row["opponent"])].append(row)
+        if row.get("round_set", 0) == args.rounds:
+            groups[(row["level"], row.get("tune", ""), row["opponent"])].append(row)
     opponents = sorted(
         {o for (lv, t, o) in groups if (lv, t) == first}
         & {o for (lv, t, o) in groups if (lv, t) == second}
@@ -488,6 +531,9 @@ def main() -> None:
         "--deals", type=int, default=None, help="deals (tournament: 4 games each; default 250)"
     )
     parser.add_argument("--first-deal", type=int, default=0)
+    parser.add_argument(
+        "--rounds", type=int, default=0, help="tournament: rounds a game (spread out; 0: all)"
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default=str(DEFAULT_OUT))
     parser.add_argument("--pyodide", action="store_true", help="latency: also in Pyodide")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -24,7 +25,7 @@ from tapete.bots import choose_move
 from tapete.bots.ismcts import GameDomain, reporting_progress, search
 from tapete.rng import Rng
 from tapete.wizard import DECK, GAME, Move, WizardState, ai, round_points
-from tapete.wizard.bots import choose_card
+from tapete.wizard.bots import choose_card, simple_bot
 from tapete.wizard.cards import suit_of
 
 
@@ -220,7 +221,7 @@ def test_fast_round_agrees_with_the_engine(players: int) -> None:
     assert plays > 200
 
 
-def test_policy_plays_like_the_heuristic_bot() -> None:
+def test_policy_plays_like_the_simple_bot() -> None:
     checked = 0
     for players in (3, 4, 6):
         for state in random_states(f"P{players}", players):
@@ -447,12 +448,12 @@ def test_the_dealer_names_the_suit_of_a_strong_hand() -> None:
     assert choose_move(GAME, state, dealer, "normal", 0).kind == "trump"
 
 
-def test_easy_is_the_heuristic_with_noise() -> None:
+def test_easy_is_the_simple_bot_with_noise() -> None:
     state = ten_card_positions()[1]
     seat = GAME.to_move(state)
     moves = {choose_move(GAME, state, seat, "easy", k) for k in range(40)}
-    heuristic = choose_move(GAME, state, seat, "heuristic", 0)
-    assert heuristic in moves and len(moves) > 1
+    simple = simple_bot(GAME, state, seat, Rng(0))
+    assert simple in moves and len(moves) > 1
     assert all(GAME.legal_moves(state, seat).count(m) == 1 for m in moves)
 
 
@@ -478,6 +479,7 @@ def test_tournament_runner_on_a_tiny_run(
         deals=1,
         first_deal=0,
         jobs=2,
+        rounds=0,
         out=str(out),
         tune="",
     )
@@ -490,3 +492,38 @@ def test_tournament_runner_on_a_tiny_run(
     assert len(out.read_text().splitlines()) == 4
     report = capsys.readouterr().out
     assert "| easy | random | 4 (1) |" in report and "Parity is 25%" in report
+
+
+# -- reading the other players (issue 19) -----------------------------------------------------
+
+
+def test_tendencies_read_the_score_sheet_only() -> None:
+    state = play_to(GAME.new_game("TEND", None, 4), lambda s: s.round == 6)
+    history = state.history
+    assert ai.tendencies(state, 0, 0.0) is None
+    shift = ai.tendencies(state, 0, 10.0)
+    assert shift is not None and shift[0] == 0.0
+    dealt = sum(row.round for row in history)
+    for other in (1, 2, 3):
+        excess = sum(row.tricks[other] - row.bids[other] for row in history)
+        assert shift[other] == pytest.approx(min(0.0, excess / (dealt + 10.0) * 6))
+    # a seat that took two tricks too few in every round aims below its bid; never above
+    ducked = tuple(replace(row, tricks=(row.tricks[0], 0, 0, 0)) for row in history)
+    shy = ai.tendencies(replace(state, history=ducked), 0, 10.0)
+    assert shy is not None and all(x < 0 for x in shy[1:])
+    greedy = tuple(replace(row, tricks=(0, row.round, row.round, row.round)) for row in history)
+    assert ai.tendencies(replace(state, history=greedy), 0, 10.0) == [0.0] * 4
+
+
+def test_a_seat_aiming_below_its_bid_ducks_in_the_playout() -> None:
+    """Seat 1 bid 1 and holds R13 and R4 (red trump) after R1 is led; seat 2 holds R5. Playing
+    its bid it takes the trick with R13 (and the next with R4); aiming 1.5 below it, it ducks
+    with R4 and takes only the trick its last card forces on it."""
+    hands = [["R1", "G2"], ["R13", "R4"], ["R5", "G3"], ["R2", "G4"]]
+    for shift, card, won in ((None, "R13", 2), ([0.0, -1.5, 0.0, 0.0], "R4", 1)):
+        numbers = [[DECK.index(c) for c in hand] for hand in hands]
+        sim = ai.Round(0, numbers, [0, 1, 0, 0], [0, 0, 0, 0], 0)
+        sim.shift = shift
+        sim.play(0)
+        assert DECK[ai.heuristic_card(sim, sim.legal())] == card
+        assert ai.play_out(sim.copy(), random.Random(1), 0.0).won[1] == won

@@ -460,7 +460,7 @@ def wizard_imports() -> dict[str, set[str]]:
 def test_the_wizard_modules_import_no_circle() -> None:
     """The rules know no bot: the bots import the rules, ``levels`` puts the two together."""
     graph = wizard_imports()
-    assert not graph["game"] & {"ai", "bots", "levels"}
+    assert not graph["game"] & {"ai", "bots", "counting", "levels"}
 
     def reaches(start: str, target: str, seen: set[str]) -> bool:
         return any(

@@ -116,10 +116,43 @@ def test_a_mixed_table_rotates_through_every_seat(
         deals=1,
         first_deal=0,
         jobs=1,
+        rounds=3,
         out=str(out),
         tune="",
     )
     bench.tournament(args)
     rows: list[dict[str, Any]] = [json.loads(line) for line in out.read_text().splitlines()]
     assert sorted(r["seat"] for r in rows) == [0, 1, 2, 3]
-    assert "| heuristic | duck+high+noisy | 4 (1) |" in capsys.readouterr().out
+    assert all(r["rounds"] == 3 for r in rows)
+    assert "| heuristic, 3 rounds | duck+high+noisy | 4 (1) |" in capsys.readouterr().out
+
+
+def test_a_short_game_spreads_its_rounds_over_the_game() -> None:
+    assert bench.round_set(5) == [3, 6, 9, 12, 15]
+    assert bench.round_set(0) == list(range(1, 16)) == bench.round_set(15)
+    assert bench.round_set(1) == [15]
+    row = bench.play_game(("heuristic", "duck", 0, 1, "", 2))
+    assert row["rounds"] == 2 and len(row["scores"]) == 4
+    assert max(row["scores"]) == row["scores"][row["winners"][0]]
+
+
+def test_every_style_is_deterministic_for_its_seed() -> None:
+    """The same seed gives the same game, move by move; another seed another game."""
+    for style in STYLES:
+        line_up = [style, "ruled", style, "noisy"]
+        first = [str(m) for m in moves(line_up, "POOL5")]
+        assert first == [str(m) for m in moves(line_up, "POOL5")], style
+        assert first != [str(m) for m in moves(line_up, "POOL6")], style
+
+
+def moves(line_up: list[str], seed: str) -> Iterator[object]:
+    """Every move of rounds 4-6 of a game among ``line_up`` (enough to tell games apart)."""
+    state = GAME.new_game(seed, None, 4)
+    for number in (4, 5, 6):
+        state = GAME.deal_round(state, number)
+        while state.round == number:
+            seat = GAME.to_move(state)
+            assert seat is not None
+            move = bench.decide(line_up[seat], state, seat, len(state.played))
+            yield move
+            state = GAME.apply(state, seat, move)

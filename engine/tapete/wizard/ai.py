@@ -18,9 +18,11 @@ led           the suit to follow in the current trick: NO_LED before any non-Jes
               FREE after a leading Wizard, else 0..3
 best          the card that wins the trick so far (-1 for an empty trick)
 need          a seat's bid minus the tricks it has won
-policy        how every seat plays in a simulation: the heuristic bot's rules (win cheaply while
+policy        how every seat plays in a simulation: the simple bot's rules (win cheaply while
               you need tricks, dump your highest loser once you have enough), with a little noise
-level         easy (the heuristic bot with noise), normal and hard (search budgets)
+tendency      how far a seat has landed below its bids in this game (the score sheet): the
+              search lowers that seat's aim by it (:func:`tendencies`, ``Round.shift``)
+level         easy (the simple bot with noise), normal and hard (search budgets)
 
 Budgets are counted in simulated games (iterations), never in seconds, so a move reproduces
 from its seed on any machine. The environment variable ``TAPETE_BOT_BUDGET`` (a factor such
@@ -38,7 +40,7 @@ from typing import Any
 
 from ..bots.ismcts import CURRENT_PROGRESS, Progress, reporting_progress, search
 from ..rng import Rng
-from .bots import heuristic_bot, trick_estimate
+from .bots import simple_bot, trick_estimate
 from .cards import DECK, DECK_NUMBER, SUITS
 from .game import Move, Wizard, WizardState, WorldSampler, round_points
 
@@ -55,7 +57,7 @@ SUIT: tuple[int, ...] = tuple(
 RANK: tuple[int, ...] = tuple(
     14 if code[0] == "Z" else 0 if code[0] == "N" else int(code[1:]) for code in DECK
 )
-# the heuristic bot breaks ties in power by the card's text code
+# the simple bot breaks ties in power by the card's text code
 CODE_ORDER: tuple[int, ...] = tuple(sorted(DECK).index(code) for code in DECK)
 
 
@@ -103,6 +105,7 @@ class Round:
         "beats",
         "hands",
         "bids",
+        "shift",
         "won",
         "leader",
         "trick",
@@ -119,6 +122,7 @@ class Round:
         self.beats = beats_table(trump)
         self.hands = hands
         self.bids = bids
+        self.shift: list[float] | None = None  # how the policy's seats aim off their bids
         self.won = won
         self.leader = leader
         self.trick: list[int] = []
@@ -137,6 +141,7 @@ class Round:
         other.beats = self.beats
         other.hands = hands
         other.bids = bids
+        other.shift = self.shift
         other.won = list(self.won)
         other.leader = self.leader
         other.trick = list(self.trick)
@@ -203,19 +208,19 @@ def round_from_state(state: WizardState) -> Round:
     return sim
 
 
-# -- the play policy (the heuristic bot's knowledge, on numbers) ---------------------------------
+# -- the play policy (the simple bot's knowledge, on numbers) ---------------------------------
 
 
 @lru_cache(maxsize=2048)
 def strong_cards(trump: int, players: int, cards: int) -> tuple[bool, ...]:
-    """Per card number: does the heuristic bot expect it to take a trick (estimate > 0.5)?"""
+    """Per card number: does the simple bot expect it to take a trick (estimate > 0.5)?"""
     suit = None if trump < 0 else SUITS[trump]
     return tuple(trick_estimate(code, suit, players, cards) > 0.5 for code in DECK)
 
 
 @lru_cache(maxsize=64)
 def power_keys(trump: int, led: int) -> tuple[int, ...]:
-    """Per card number: the heuristic bot's ``power``, tie-broken by text code as it sorts."""
+    """Per card number: the simple bot's ``power``, tie-broken by text code as it sorts."""
     keys = []
     for card in range(len(DECK)):
         suit = SUIT[card]
@@ -230,7 +235,7 @@ def power_keys(trump: int, led: int) -> tuple[int, ...]:
 
 
 def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
-    """The card the heuristic bot (``choose_card``) would play for the seat to move."""
+    """The card the simple bot (``choose_card``) would play for the seat to move."""
     seat = sim.turn
     trump = sim.trump
     key = power_keys(trump, NO_LED if sim.led == FREE else sim.led).__getitem__
@@ -242,7 +247,8 @@ def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
         row, start = sim.beats, (best + 1) * CARDS  # beats(card, best, trump) = row[start + card]
         winning = [c for c in legal if row[start + c]]
         losing = [c for c in legal if not row[start + c]]
-    if sim.bids[seat] <= sim.won[seat]:  # enough tricks: duck
+    aim = sim.bids[seat] + (sim.shift[seat] if sim.shift is not None else 0.0)
+    if aim <= sim.won[seat]:  # enough tricks: duck
         return max(losing, key=key) if losing else min(winning, key=key)
     if not winning:
         return min(legal, key=key)
@@ -253,7 +259,7 @@ def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
     strong = [c for c in winning if strong_table[c]]
     if strong:
         return min(strong, key=key)
-    if sim.bids[seat] - sim.won[seat] >= hand_size:
+    if aim - sim.won[seat] >= hand_size:
         return max(winning, key=key)
     return min(losing, key=key) if losing else min(winning, key=key)
 
@@ -275,7 +281,7 @@ class Layout:
     """The cards as the bits of an int, for one trump: how :func:`play_out` holds a hand.
 
     A hand is the int with bit ``pos[card]`` set for each card in it. Positions follow the
-    heuristic bot's power order with no suit led (``power_keys(trump, NO_LED)``: Jesters,
+    simple bot's power order with no suit led (``power_keys(trump, NO_LED)``: Jesters,
     the other suits by rank, trumps, Wizards), so its cheapest or dearest card is the lowest
     or highest bit. With a suit other than trump led, that suit rises above the other suits:
     ``groups[led + 1]`` is then (low, led, high), the cards below the led suit, the led suit's
@@ -363,7 +369,10 @@ def play_out(sim: Round, chance: random.Random, noise: float) -> Round:
     """
     if sim.turn < 0:
         return sim
-    n, bids, won, lists = sim.n, sim.bids, sim.won, sim.hands
+    n, won, lists = sim.n, sim.won, sim.hands
+    bids: Sequence[float] = sim.bids  # what each seat plays for: its bid, moved by its tendency
+    if sim.shift is not None:
+        bids = [bid + shift for bid, shift in zip(sim.bids, sim.shift, strict=True)]
     lay = layout(sim.trump)
     pos, bit, suit_at, beaten_by, follow, wild, groups = (
         lay.pos,
@@ -462,7 +471,7 @@ def fast_chance(rng: Rng) -> random.Random:
 
 
 def estimate_tricks(hand: Sequence[str], trump: str | None, players: int) -> float:
-    """The heuristic bot's expected tricks for a hand (the same sum, card by card, in order)."""
+    """The simple bot's expected tricks for a hand (the same sum, card by card, in order)."""
     table = estimate_table(trump, players, len(hand))
     return sum(table[c] for c in hand)
 
@@ -501,13 +510,41 @@ def hidden_bidders(game: Wizard, state: WizardState, seat: int) -> frozenset[int
 def guess_bids(world: WizardState, hidden: frozenset[int]) -> list[int]:
     """The world's bids, those of the ``hidden`` seats guessed from their hands in the world.
 
-    ``sample_world`` draws hidden bids uniformly; the heuristic bot's estimate from the hand
+    ``sample_world`` draws hidden bids uniformly; the simple bot's estimate from the hand
     the world gives that seat is a far better guess, and uses nothing the seat cannot see.
     """
     out = [int(bid or 0) for bid in world.bids]
     for seat in hidden:
         expected = estimate_tricks(round_hand(world, seat), world.trump, world.players)
         out[seat] = nearest_bid(expected, range(world.round + 1))
+    return out
+
+
+# -- reading the other players from this game ----------------------------------------------------
+
+
+def tendencies(state: WizardState, seat: int, prior: float) -> list[float] | None:
+    """How far each other seat's play is likely to land off its bid this round, from this game.
+
+    A seat's *tendency* is the tricks it took minus its bid, summed over the rounds played so
+    far (the score sheet: public in every bidding mode), per card dealt, shrunk toward 0 as if
+    ``prior`` more cards had shown no bias; times this round's hand size, it lowers the aim of
+    that seat in the simulations (``Round.shift``): a seat that ducks its tricks away or bids
+    more than it takes plays for fewer than it bid. Only downward: a seat that takes more
+    than it bid was mostly given tricks it could not duck (measured: reading those as aiming
+    higher lost 19 points of win share against under-bidders). ``seat`` plays its bid.
+    ``prior`` 0 reads nothing (None: every seat plays its bid).
+    """
+    if prior <= 0.0 or not state.history:
+        return None
+    dealt = sum(row.round for row in state.history) + prior
+    out = []
+    for other in range(state.players):
+        if other == seat:
+            out.append(0.0)
+            continue
+        excess = sum(row.tricks[other] - row.bids[other] for row in state.history)
+        out.append(min(0.0, excess / dealt * state.round))
     return out
 
 
@@ -538,6 +575,7 @@ class WizardDomain:
         # Round, and each hidden bidder's played cards (``guess_bids`` adds them to its hand).
         self.sampler = WorldSampler(game, state, seat)
         self.start = round_from_state(state)
+        self.start.shift = tendencies(state, seat, level.prior)
         self.played = {
             s: [CARD_NUMBER[c] for c in round_hand(state, s)[len(state.hands[s]) :]]
             for s in self.hidden
@@ -597,7 +635,8 @@ class Level:
     ``bid_sims`` simulated rounds, shared among the candidate bids; the dealer's trump choice
     shares as many among the four suits. ``exploration`` is the UCB1 constant, ``spite`` how
     much the others' points count against a seat's own, ``noise`` the chance of a random card
-    in playouts.
+    in playouts, ``prior`` how many cards of no bias :func:`tendencies` assumes before it
+    believes what the other seats have shown (0: it reads nothing).
     """
 
     iterations: int
@@ -607,11 +646,12 @@ class Level:
     exploration: float = 0.4
     spite: float = 0.0
     noise: float = 0.1
+    prior: float = 0.0
 
 
 LEVELS: dict[str, Level] = {
-    "normal": Level(iterations=200, per_card=50, max_plays=6_000, bid_sims=200),
-    "hard": Level(iterations=1_500, per_card=250, max_plays=40_000, bid_sims=1_200),
+    "normal": Level(iterations=200, per_card=50, max_plays=6_000, bid_sims=200, prior=10.0),
+    "hard": Level(iterations=1_500, per_card=250, max_plays=40_000, bid_sims=1_200, prior=10.0),
 }
 
 
@@ -658,7 +698,7 @@ def card_values(
 
 
 def heuristic_bids(game: Wizard, world: WizardState, until: int | None = None) -> WizardState:
-    """The world after the seats to bid, up to ``until``'s turn, bid as the heuristic bot does.
+    """The world after the seats to bid, up to ``until``'s turn, bid as the simple bot does.
 
     Only legal bids: the even-bid restriction applies to the dealer as in a real game.
     """
@@ -684,11 +724,12 @@ def bid_values(
     sims: int,
     candidates: Sequence[int],
     noise: float,
+    prior: float = 0.0,
 ) -> dict[int, float]:
     """The mean round points of each candidate bid of ``seat``, over the same worlds.
 
     ``state`` is in the bidding phase. In each world (from ``sample_world``) the seats before
-    ``seat`` bid as the heuristic bot would, then ``seat`` bids each candidate in turn (a
+    ``seat`` bid as the simple bot would, then ``seat`` bids each candidate in turn (a
     candidate the even-bid rule forbids in that world is replaced by its neighbour), the
     seats after it bid, and the round is played out with the play policy, with the same random
     choices for every candidate.
@@ -696,7 +737,7 @@ def bid_values(
     totals = dict.fromkeys(candidates, 0.0)
     worlds = max(1, sims // len(candidates))
     progress = CURRENT_PROGRESS.get()
-    source = BidWorlds(game, state, seat)
+    source = BidWorlds(game, state, seat, tendencies(state, seat, prior))
     n = state.players
     for done in range(1, worlds + 1):
         base, legal, world = source.world(rng)
@@ -734,11 +775,14 @@ class BidWorlds:
     (``draw_numbers``, with the draws of ``sample_world``), and ``state`` serves
     ``later_bids``, which reads of it only what the seat sees (who has bid; the bids
     themselves only under the even-bid rule, which needs open bids). Before a trump choice,
-    the seats before the dealer bid as the heuristic bot in each world, on whole states.
+    the seats before the dealer bid as the simple bot in each world, on whole states.
     """
 
-    def __init__(self, game: Wizard, state: WizardState, seat: int) -> None:
+    def __init__(
+        self, game: Wizard, state: WizardState, seat: int, shift: list[float] | None = None
+    ) -> None:
         self.game = game
+        self.shift = shift  # the other seats' tendencies (``Round.shift``)
         self.state = state
         self.seat = seat
         self.hidden = hidden_bidders(game, state, seat)
@@ -756,6 +800,7 @@ class BidWorlds:
             legal = [int(m.value) for m in game.legal_moves(world, seat)]
             base = round_from_state(world)
             base.bids = guess_bids(world, self.hidden)
+            base.shift = self.shift
             return base, legal, world
         dealt, world_bids = self.sampler.draw_numbers(rng)
         hands = [self.own if s == seat else dealt[s] for s in range(state.players)]
@@ -764,6 +809,7 @@ class BidWorlds:
             expected = number_estimate(dealt[s], state.trump, state.players)
             bids[s] = nearest_bid(expected, range(state.round + 1))
         base = Round(trump_number(state.trump), hands, bids, list(state.tricks), state.leader)
+        base.shift = self.shift
         return base, self.legal, state
 
 
@@ -776,7 +822,7 @@ def later_bids(
     expected: Sequence[float] | None = None,
     free: dict[int, int] | None = None,
 ) -> list[int]:
-    """All bids once ``seat`` bids ``bid`` and the seats after it bid as the heuristic bot.
+    """All bids once ``seat`` bids ``bid`` and the seats after it bid as the simple bot.
 
     Only the dealer (the last to bid) can be restricted by the even-bid rule; the engine's
     ``forbidden_bid`` says which bid it may not make. ``expected`` may give every seat's
@@ -819,7 +865,8 @@ def choose_bid(
     candidates = bid_candidates(expected, legal)
     if len(candidates) == 1:
         return Move("bid", candidates[0]), {candidates[0]: 0.0}
-    values = bid_values(game, state, seat, rng, scaled(level.bid_sims), candidates, level.noise)
+    sims = scaled(level.bid_sims)
+    values = bid_values(game, state, seat, rng, sims, candidates, level.noise, level.prior)
     best = max(candidates, key=lambda b: (values[b], -abs(b - expected), -b))
     return Move("bid", best), values
 
@@ -840,7 +887,9 @@ def choose_trump(
         expected = estimate_tricks(state.hands[seat], suit, state.players)
         candidates = bid_candidates(expected, range(state.round + 1))
         with reporting_progress(suit_progress(outer, i)):
-            by_bid = bid_values(game, chosen, seat, Rng(seed), sims, candidates, level.noise)
+            by_bid = bid_values(
+                game, chosen, seat, Rng(seed), sims, candidates, level.noise, level.prior
+            )
         values[suit] = max(by_bid.values())
     best = max(SUITS, key=lambda s: (values[s], -SUITS.index(s)))
     return Move("trump", best), values
@@ -887,8 +936,8 @@ def decide(
 
 
 def easy_bot(game: Wizard, state: WizardState, seat: int, rng: Rng) -> Move:
-    """The heuristic bot with noise: a bid one off a third of the time, a random card a fifth."""
-    move = heuristic_bot(game, state, seat, rng)
+    """The simple bot with noise: a bid one off a third of the time, a random card a fifth."""
+    move = simple_bot(game, state, seat, rng)
     legal = game.legal_moves(state, seat)
     if move.kind == "bid" and rng.random() < 0.33:
         shifted = int(move.value) + (1 if rng.random() < 0.5 else -1)

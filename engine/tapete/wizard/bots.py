@@ -1,8 +1,10 @@
-"""Wizard bots that decide from their seat's view alone.
+"""The simple Wizard rules: the search's playout policy and the easy level's base.
 
-``heuristic_bot`` bids its expected number of tricks, estimated card by card from rank, trump
+``simple_bot`` bids its expected number of tricks, estimated card by card from rank, trump
 and the number of players, and then plays to make that bid exactly: it wins tricks cheaply
-while it still needs them and ducks (dumps its highest losing card) once it has enough.
+while it still needs them and ducks (dumps its highest losing card) once it has enough. It was
+the ``heuristic`` level until issue 19 (that level is now :mod:`.counting`, which counts the
+cards); the search (:mod:`.ai`) still plays its playouts and guesses bids by these rules.
 
 Glossary: *need* is the bid minus the tricks won so far; a card *wins now* when it would take
 the trick as it stands; *power* orders cards for choosing among winners and losers.
@@ -96,7 +98,7 @@ def choose_card(view: dict[str, Any]) -> str:
     return by_power(winning)[0]
 
 
-def heuristic_bot(game: Any, state: Any, seat: int, rng: Rng) -> Move:
+def simple_bot(game: Any, state: Any, seat: int, rng: Rng) -> Move:
     """Reads ``game.view(state, seat)`` only: fair by construction."""
     view = game.view(state, seat)
     if view["phase"] == "trump":

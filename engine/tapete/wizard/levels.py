@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from ..bots import BotFn
 from .ai import easy_bot, hard_bot, hint, normal_bot
-from .bots import heuristic_bot
+from .counting import counting_bot
 from .game import Wizard
 
 BOTS: dict[str, BotFn] = {
-    "heuristic": heuristic_bot,
+    "heuristic": counting_bot,
     "easy": easy_bot,
     "normal": normal_bot,
     "hard": hard_bot,

@@ -426,8 +426,10 @@ def test_descending_floors_stop_at_the_best_play() -> None:
     assert solver.floors(5, 5) == [5]
     stepped = best(SLOW_TABLE, SLOW_RACK, budget=None)
     assert stepped.value == 130 and stepped.exact
-    bounded = best(SLOW_TABLE, SLOW_RACK)  # over the budget: the quick play, said to be so
-    assert not bounded.exact and bounded.value < 130 and bounded.explored <= 2 * solver.BUDGET
+    assert best(SLOW_TABLE, SLOW_RACK) == stepped  # within the default budget
+    # over a budget: the quick play, said to be so
+    bounded = best(SLOW_TABLE, SLOW_RACK, budget=20_000)
+    assert not bounded.exact and bounded.value < 130 and bounded.explored <= 2 * 20_000
     old = solver.read_input_table(SLOW_TABLE)
     problem = solver.general_problem(old, sorted(SLOW_RACK), "value", solver.DEFAULTS)
     _, quick = solver.simple_play(old, sorted(SLOW_RACK), problem)

@@ -31,7 +31,7 @@ tiles to use (table tiles must be used, rack tiles may be), which open lanes the
 lanes stop and which tiles go to groups; the groups of that number must then fit. The state is
 one integer (see the key layout below); dominated states are pruned: a lane of three beats a
 shorter one and an absent one, a lane of two beats a pending one, and in the fast mode a state
-that used fewer jokers for no less objective beats one that used more.
+that used fewer jokers for no less score beats one that used more.
 """
 
 from __future__ import annotations
@@ -340,8 +340,9 @@ def _prune_field(states: dict[int, int], shift: int, mask: int, beats: list[int]
 
 
 def _prune_jokers(states: dict[int, int]) -> dict[int, int]:
-    """Fast mode: a state beats one that used more jokers and has no better objective (the
-    tie-break penalty is ignored here: it keeps the program small when jokers abound)."""
+    """Fast mode: a state beats one that used more jokers and has no better score. (It once
+    compared the objective only, ignoring the tie-break penalty: 1% fewer states, but with the
+    pin scenarios apart it then broke a tie worse on 9 of 2,812 bench solves.)"""
     groups: dict[int, list[int]] = {}
     clear = ~(3 << SH_JU)
     for key in states:
@@ -353,7 +354,7 @@ def _prune_jokers(states: dict[int, int]) -> dict[int, int]:
         if len(keys) == 1:
             out[keys[0]] = states[keys[0]]
             continue
-        keys.sort(key=lambda k: (-_objective(states[k]), (k >> SH_JU) & 3))
+        keys.sort(key=lambda k: (-states[k], (k >> SH_JU) & 3))
         best_jokers = 4
         for key in keys:
             jokers = (key >> SH_JU) & 3
@@ -361,10 +362,6 @@ def _prune_jokers(states: dict[int, int]) -> dict[int, int]:
                 out[key] = states[key]
                 best_jokers = jokers
     return out
-
-
-def _objective(score: int) -> int:
-    return -((-score) // SCALE)
 
 
 @cache

@@ -21,14 +21,19 @@ floor        the least score a try of the program must reach (``program.Program`
              units: the objective times ``SCALE`` less the tie-break penalty
 loss         how far a floor is below the best imaginable score (the whole rack, the table kept
              as it was)
-tries        floors from the top down, the loss allowed doubling a step (0, 1, 3, 7, ...), then
-             just better than the quick play: the first try that finds a play has found the
+tries        floors from the top down, the loss allowed doubling a step (0, 1, 3, 7, ...; 8x
+             when a try cost hardly more than the one before), then just better than the
+             quick play: the first try that finds a play has found the
              best one (iterative deepening of the bound). Late in a game the best play mostly
              places the whole rack and breaks a few of the table's links, so the loss of the
              answer is small, and a try whose floor allows little loss explores a small part of
              the states that a floor allowing any penalty (the old whole-rack try) explores
 scenario     RACK_ONLY: one decision of every pinned table joker (``pins``); a try runs the
              program once per scenario, each with the best so far as its floor
+ceiling      the most a scenario can still score, from its last failed run (the best score a
+             state that the floor dropped could have reached): a try skips the scenarios whose
+             ceiling is below its floor, and the next floor is at most the highest ceiling
+             (no try repeats the states of the one before)
 
 How it works: ``program`` holds the dynamic program over numbers 1..13 with per-colour lane
 states (van Rijn, Takes and Vis, 2015) extended with jokers and the initial meld;

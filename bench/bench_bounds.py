@@ -109,18 +109,21 @@ def stuffed_rummikub(op: str, melded: bool, rack: int = 0) -> dict[str, Any]:
     return {"op": op, "game": "rummikub", "state": data, "seat": 0, **extra}
 
 
-def slow_rummikub(op: str) -> dict[str, Any]:
+def slow_rummikub(op: str, extra: tuple[str, ...] = ()) -> dict[str, Any]:
     """The tests' slowest real position (tests/test_rummikub_solver.py SLOW_TABLE, SLOW_RACK)
-    as a 2-player state: the other tiles split between the other rack and the pool."""
+    as a 2-player state: the other tiles split between the other rack and the pool; ``extra``
+    tiles go to the rack too."""
     sys.path.insert(0, str(ROOT / "tests"))
     from test_rummikub_solver import SLOW_RACK, SLOW_TABLE
+
+    rack = [*SLOW_RACK, *extra]
 
     game = get_game("rummikub")
     data = game.to_json(game.new_game("SLOW", None, 2))
     left = Counter(data["pool"] + data["racks"][0] + data["racks"][1])
-    left -= Counter(SLOW_RACK) + Counter(t for meld in SLOW_TABLE for t in meld)
+    left -= Counter(rack) + Counter(t for meld in SLOW_TABLE for t in meld)
     rest = sorted(left.elements())
-    data.update(racks=[SLOW_RACK, rest[:14]], pool=rest[14:], current=0, melded=[True, True])
+    data.update(racks=[rack, rest[:14]], pool=rest[14:], current=0, melded=[True, True])
     from tapete.rummikub.melds import Meld, read_meld
 
     data["table"] = [Meld(read_meld(m).kind, tuple(m)).to_json() for m in SLOW_TABLE]

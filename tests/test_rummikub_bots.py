@@ -64,8 +64,8 @@ def test_hard_goes_out_whenever_it_can() -> None:
 
 
 def test_hard_weighs_the_tiles_play_the_value_play_and_a_draw() -> None:
-    # K3 Y3 * and K1 K2 K3 * are both worth 36: the tiles play lays four, the value play three
-    state = position(TABLE, [["K1", "K2", "K3", "Y3", "*"], FAR])
+    # one joker: K1 K2 * K4 lays four tiles (37), R13 Y13 * three but is worth more (56)
+    state = position(TABLE, [["K1", "K2", "K4", "R13", "Y13", "*"], FAR])
     options = candidates(state)
     assert len(options) == 3 and options[0] != options[1]
     assert {hard(state, seed=k) for k in range(3)} <= set(options)

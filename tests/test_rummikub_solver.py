@@ -343,6 +343,15 @@ def test_joker_in_a_group_freed_by_either_colour() -> None:
         assert set(solution.placed) == {tile, "K1", "K2"}
 
 
+def test_joker_in_a_group_freed_with_both_colours_in_the_rack() -> None:
+    # the scenarios of the group's joker do not overlap (released as yellow, the rack's blue 9
+    # stays; released as blue, the yellow 9 may go too): one of them must lay both nines
+    for table in ([["K9", "R9", "*"]], [["K9", "R9", "*"], ["K5", "*", "K7"]]):
+        solution = best(table, ["B9", "Y9", "K1", "K2"])
+        assert set(solution.placed) == {"B9", "Y9", "K1", "K2"}
+        assert best(table, ["B9", "Y9", "K1", "K2"], objective="tiles").tiles == 4
+
+
 def test_a_run_rebuilt_around_a_pinned_joker() -> None:
     # the joker stands for R6 and must keep doing so: the rack's R6 frees it
     solution = best([["R5", "*", "R7"], ["K8", "B8", "Y8"]], ["R6", "R8"])
@@ -377,9 +386,16 @@ def test_pin_scenarios() -> None:
         ]
     )
     assert [s.released for s in scenarios] == sorted((s.released for s in scenarios), reverse=True)
+    yellow9 = yellow * 13 + 9 - 1
     for scenario in scenarios:
         decided = scenario.problem
         assert decided.pins == [] and problem.pins  # the original is untouched
+        # the group's lone joker: kept (as red or yellow), the rack's yellow 9 is not played
+        # (that is releasing it); released as yellow, that tile is
+        kept = any(kind == "keep" for _, kind in scenario.records.get(r9, ()))
+        kept = kept or scenario.records.get(y9, ((0, "keep"),))[0][1] == "keep"
+        assert decided.rack[yellow9] == (0 if kept else 1)
+        assert decided.min_rack[yellow9] == (0 if kept else 1)
         assert decided.free_table_jokers == scenario.released
         red6 = red * 13 + 6 - 1  # the slot of R6
         if scenario.records[r6][0][1] == "keep":
@@ -426,8 +442,10 @@ def test_descending_floors_stop_at_the_best_play() -> None:
     assert solver.floors(5, 5) == [5]
     stepped = best(SLOW_TABLE, SLOW_RACK, budget=None)
     assert stepped.value == 130 and stepped.exact
-    bounded = best(SLOW_TABLE, SLOW_RACK)  # over the budget: the quick play, said to be so
-    assert not bounded.exact and bounded.value < 130 and bounded.explored <= 2 * solver.BUDGET
+    assert best(SLOW_TABLE, SLOW_RACK) == stepped  # within the default budget
+    # over a budget: the quick play, said to be so
+    bounded = best(SLOW_TABLE, SLOW_RACK, budget=20_000)
+    assert not bounded.exact and bounded.value < 130 and bounded.explored <= 2 * 20_000
     old = solver.read_input_table(SLOW_TABLE)
     problem = solver.general_problem(old, sorted(SLOW_RACK), "value", solver.DEFAULTS)
     _, quick = solver.simple_play(old, sorted(SLOW_RACK), problem)

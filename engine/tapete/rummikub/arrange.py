@@ -294,18 +294,35 @@ def counts(tiles: Iterable[str]) -> list[int]:
     return out
 
 
+RACK_MELDS_BUDGET = 20_000  # states
+
+
 def simple_play(
     old: list[tuple[Meld, Reading]], hand: list[str], problem: Problem
 ) -> tuple[list[Built], int]:
     """A good play that leaves the table as it is: new melds from the rack and tiles added at
     the ends of runs or to groups of three (tried in both orders; the better one)."""
+    melds, value, _ = quick_play(old, hand, problem)
+    return melds, value
+
+
+def quick_play(
+    old: list[tuple[Meld, Reading]],
+    hand: list[str],
+    problem: Problem,
+    budget: int = RACK_MELDS_BUDGET,
+) -> tuple[list[Built], int, bool]:
+    """``simple_play`` with the melds from the rack alone made within ``budget`` states (else
+    greedily), and whether they kept within it (False: a bigger budget may do better)."""
     best: tuple[list[Built], int] | None = None
+    complete = True
     for melds_first in (True, False):
         table = [as_built(m, r, i) for i, (m, r) in enumerate(old)]
         left = list(hand)
         if not melds_first:
             left = _extend(table, left)
-        new = _rack_melds(left, problem)
+        new, within = _rack_melds(left, problem, budget)
+        complete = complete and within
         for built in new:
             for piece in built.pieces:
                 if piece.joker:
@@ -323,13 +340,12 @@ def simple_play(
         if best is None or value > best[1]:
             best = (table, value)
     assert best is not None
-    return best
+    return best[0], best[1], complete
 
 
-RACK_MELDS_BUDGET = 20_000  # states
-
-
-def _rack_melds(tiles: list[str], problem: Problem) -> list[Built]:
+def _rack_melds(tiles: list[str], problem: Problem, budget: int) -> tuple[list[Built], bool]:
+    """The best melds from ``tiles`` alone within ``budget`` states, else greedy ones (this is
+    only a first floor: the solver's tries find the best melds); and whether within."""
     rack_only = Problem(
         table=[0] * 52,
         rack=counts(tiles),
@@ -341,13 +357,11 @@ def _rack_melds(tiles: list[str], problem: Problem) -> list[Built]:
         rack_jokers=tiles.count(JOKER),
         pins=[],
     )
-    # within a budget, as this is only a first floor: a big rack that runs over melds
-    # greedily here, and the solver's tries find the best melds
     try:
-        path = Program(rack_only, exact=True, budget=RACK_MELDS_BUDGET).run()
+        path = Program(rack_only, exact=True, budget=budget).run()
     except OverBudget:
-        return greedy_rack_melds(tiles)
-    return [] if path is None else Builder(rack_only, path, True, []).build()
+        return greedy_rack_melds(tiles), False
+    return ([] if path is None else Builder(rack_only, path, True, []).build()), True
 
 
 def greedy_rack_melds(tiles: list[str]) -> list[Built]:
@@ -508,15 +522,16 @@ def layout(
     """Kept melds where they were, changed ones in the place of the meld they most come from,
     new ones at the end."""
     left = list(melds)
+    canonical = {id(b): Meld(b.kind, b.tiles()).canonical() for b in melds}
+    sources = {id(b): b.sources() for b in melds}
     out: list[Built] = []
     changed: list[int] = []
     for index, (meld, _) in enumerate(old):
-        same = next(
-            (b for b in left if Meld(b.kind, b.tiles()).canonical() == meld.canonical()), None
-        )
+        wanted = meld.canonical()
+        same = next((b for b in left if canonical[id(b)] == wanted), None)
         if same is None:
-            same = max(left, key=lambda b: b.sources()[index], default=None)
-            if same is None or same.sources()[index] == 0:
+            same = max(left, key=lambda b: sources[id(b)][index], default=None)
+            if same is None or sources[id(same)][index] == 0:
                 continue
             changed.append(len(out))
         left.remove(same)

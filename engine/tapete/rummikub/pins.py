@@ -36,34 +36,67 @@ class Scenario:
 
 
 Decision = tuple[tuple[int, int], tuple[int, str]]  # (colour, number), (pin index, kind)
+# one pin's decision: its decisions and the places whose rack tiles it plays no more of than
+# the releases need (another scenario covers playing more)
+Choice = tuple[list[Decision], list[tuple[int, int]]]
 
 
 def pin_scenarios(problem: Problem) -> list[Scenario]:
     """Every decision of the pins (each pinned joker kept or released, as one of its colours;
     the jokers of one group as different colours), those the rack cannot pay for left out,
-    the most releases first. One scenario, the problem itself, when there are no pins."""
+    the most releases first. One scenario, the problem itself, when there are no pins.
+
+    The scenarios do not overlap where that is cheap to say: a kept joker's slot plays no more
+    rack tiles (that is releasing it); and when no two pins share a place, a lone joker of a
+    group kept as either colour plays no rack tile of its other colours (that is releasing it
+    as one of those), and released as its second colour plays no rack tile of the first (that
+    is releasing it as the first). Each such cap tightens the scenario's bound."""
     if not problem.pins:
         return [Scenario(problem, {}, 0)]
+    places = [(c, pin.number) for pin in problem.pins for c in pin.colours]
+    apart = len(places) == len(set(places))
     out = [
         scenario
-        for combo in product(*(_choices(index, pin) for index, pin in enumerate(problem.pins)))
-        if (scenario := _decide(problem, [d for decisions in combo for d in decisions]))
+        for combo in product(
+            *(_choices(index, pin, apart) for index, pin in enumerate(problem.pins))
+        )
+        if (
+            scenario := _decide(
+                problem,
+                [d for decisions, _ in combo for d in decisions],
+                [place for _, capped in combo for place in capped],
+            )
+        )
     ]
     out.sort(key=lambda s: -s.released)
     return out
 
 
-def _choices(index: int, pin: Pin) -> list[list[Decision]]:
+def _choices(index: int, pin: Pin, apart: bool) -> list[Choice]:
     """The ways to decide one pin: a colour and keep or release for each of its jokers."""
-    return [
-        [((colour, pin.number), (index, kind)) for colour, kind in zip(colours, kinds, strict=True)]
-        for colours in combinations(pin.colours, pin.count)
-        for kinds in product(("keep", "release"), repeat=pin.count)
-    ]
+    out: list[Choice] = []
+    for colours in combinations(pin.colours, pin.count):
+        for kinds in product(("keep", "release"), repeat=pin.count):
+            decisions = [
+                ((colour, pin.number), (index, kind))
+                for colour, kind in zip(colours, kinds, strict=True)
+            ]
+            capped = [place for place, (_, kind) in decisions if kind == "keep"]
+            if apart and pin.count == 1:
+                colour = colours[0]
+                if kinds[0] == "keep":
+                    capped = [(c, pin.number) for c in pin.colours]
+                else:
+                    capped = [(c, pin.number) for c in pin.colours[: pin.colours.index(colour)]]
+            out.append((decisions, capped))
+    return out
 
 
-def _decide(problem: Problem, decisions: list[Decision]) -> Scenario | None:
-    """The problem with these decisions made, or None when the rack cannot release them."""
+def _decide(
+    problem: Problem, decisions: list[Decision], capped: list[tuple[int, int]]
+) -> Scenario | None:
+    """The problem with these decisions made, or None when the rack cannot release them;
+    ``capped`` places play no more rack tiles than the releases need."""
     table = list(problem.table)
     min_rack = list(problem.min_rack)
     records: dict[tuple[int, int], tuple[tuple[int, str], ...]] = {}
@@ -78,13 +111,10 @@ def _decide(problem: Problem, decisions: list[Decision]) -> Scenario | None:
         records[(colour, number)] = records.get((colour, number), ()) + (record,)
     if any(need > have for need, have in zip(min_rack, problem.rack, strict=True)):
         return None
-    # a kept joker whose tile is also played from the rack is the same as releasing it (the
-    # freed joker can stand for that tile): where a joker is kept, no more rack tiles are played
     rack = list(problem.rack)
-    for (colour, number), here in records.items():
-        if any(kind == "keep" for _, kind in here):
-            slot = colour * 13 + number - 1
-            rack[slot] = min_rack[slot]
+    for colour, number in capped:
+        slot = colour * 13 + number - 1
+        rack[slot] = min_rack[slot]
     decided = replace(
         problem,
         table=table,

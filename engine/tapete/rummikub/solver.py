@@ -21,14 +21,19 @@ floor        the least score a try of the program must reach (``program.Program`
              units: the objective times ``SCALE`` less the tie-break penalty
 loss         how far a floor is below the best imaginable score (the whole rack, the table kept
              as it was)
-tries        floors from the top down, the loss allowed doubling a step (0, 1, 3, 7, ...), then
-             just better than the quick play: the first try that finds a play has found the
+tries        floors from the top down, the loss allowed doubling a step (0, 1, 3, 7, ...; 8x
+             when a try cost hardly more than the one before), then just better than the
+             quick play: the first try that finds a play has found the
              best one (iterative deepening of the bound). Late in a game the best play mostly
              places the whole rack and breaks a few of the table's links, so the loss of the
              answer is small, and a try whose floor allows little loss explores a small part of
              the states that a floor allowing any penalty (the old whole-rack try) explores
 scenario     RACK_ONLY: one decision of every pinned table joker (``pins``); a try runs the
              program once per scenario, each with the best so far as its floor
+ceiling      the most a scenario can still score, from its last failed run (the best score a
+             state that the floor dropped could have reached): a try skips the scenarios whose
+             ceiling is below its floor, and the next floor is at most the highest ceiling
+             (no try repeats the states of the one before)
 
 How it works: ``program`` holds the dynamic program over numbers 1..13 with per-colour lane
 states (van Rijn, Takes and Vis, 2015) extended with jokers and the initial meld;
@@ -53,12 +58,13 @@ from .arrange import (
     general_problem,
     layout,
     place_free_jokers,
+    quick_play,
     simple_play,
     weights,
 )
 from .melds import Meld, MeldError, Reading, parse_meld, read_meld
 from .pins import Scenario, pin_scenarios
-from .program import SCALE, OverBudget, Problem, Program
+from .program import NEG, SCALE, OverBudget, Problem, Program
 from .tiles import JOKER, number_of, parse_code, sorted_tiles
 
 OBJECTIVES = ("value", "tiles")
@@ -236,33 +242,69 @@ def solve_general(
 ) -> Solution:
     """Branch and bound: a quick play without rearranging gives the lowest floor; if it places
     the whole rack it is the answer, else the program runs with descending floors, from the
-    whole rack with the table kept as it was down to just better than the quick play. The
-    tries share ``budget``; past it, the quick play (not exact)."""
+    whole rack with the table kept as it was down to just better than the quick play, each
+    floor no higher than the ceilings of the try before. The tries share ``budget``; past it,
+    the quick play (not exact)."""
     problem = general_problem(old, hand, objective, opts)
-    simple, simple_value = simple_play(old, hand, problem)
     best_value = sum(w * c for w, c in zip(problem.weight, problem.rack, strict=True))
     best_value += problem.rack_jokers * problem.joker_weight
-    if simple_value == best_value:
-        return _solution(old, simple, opts)
+    top = best_value * SCALE
+    scenarios = pin_scenarios(problem)
+    ceilings = [top] * len(scenarios)
+    # the quick play, first within a small budget: when it places the whole rack it is the
+    # answer (the table as it was); else it is made again in full once the floors leave the
+    # whole rack, where it gives the last floor
+    melds, value, complete = quick_play(old, hand, problem, QUICK_BUDGET)
+    if value == best_value:
+        return _solution(old, melds, opts)
+    quick: tuple[list[Built], int] | None = (melds, value) if complete else None
+    low = NEG if quick is None else (quick[1] + 1) * SCALE - (SCALE - 1)
     explored = 0
-    for floor in floors(best_value * SCALE, (simple_value + 1) * SCALE - (SCALE - 1)):
-        found = Try(problem, old, floor, None if budget is None else budget - explored)
+    loss = 0
+    last = 0  # the states of the try before
+    while True:
+        floor = top - loss
+        if quick is None and floor < top - (SCALE - 1):
+            quick = simple_play(old, hand, problem)
+            low = (quick[1] + 1) * SCALE - (SCALE - 1)
+        if floor < low:
+            if max(ceilings) < low:  # nothing beats the quick play
+                assert quick is not None
+                return _solution(old, quick[0], opts, explored=explored)
+            floor = low
+        left = None if budget is None else budget - explored
+        found = Try(problem, old, floor, left, scenarios, ceilings)
         explored += found.explored
         if found.over_budget:
-            return _solution(old, simple, opts, exact=False, explored=explored)
+            if quick is None:
+                quick = simple_play(old, hand, problem)
+            return _solution(old, quick[0], opts, exact=False, explored=explored)
         if found.melds is not None:
             return _solution(old, found.melds, opts, explored=explored)
-    return _solution(old, simple, opts, explored=explored)
+        if floor == low:
+            assert quick is not None
+            return _solution(old, quick[0], opts, explored=explored)
+        growth = FLOOR_GROWTH if found.explored >= SATURATED * last else FAST_GROWTH
+        last = found.explored
+        loss = max(growth * loss + growth - 1, top - max(ceilings))
 
 
+# the quick play's melds from the rack alone, before the tries (states; over it, greedy ones,
+# and the full quick play only once the tries need its floor)
+QUICK_BUDGET = 2_000
 FLOOR_GROWTH = 2  # the loss a try allows grows this much a step
+# ... and this much when the try cost less than SATURATED times the one before (a lower floor
+# hardly costs more: the floor prunes little there)
+FAST_GROWTH = 8
+SATURATED = 1.5
 
 
 def floors(top: int, low: int) -> list[int]:
     """The floors to try, in score units, from ``top`` (the whole rack, nothing of the table
     changed) down to ``low``: the loss allowed grows ``FLOOR_GROWTH``-fold a step. A try costs
     more the more loss it allows (its floor prunes less), so the failed tries cost about as
-    much as the last one, which allows at most twice the answer's loss."""
+    much as the last one, which allows at most twice the answer's loss. (``solve_general``
+    also lowers a floor to the ceiling of the try before.)"""
     out = []
     loss = 0
     while top - loss > low:
@@ -275,7 +317,9 @@ def floors(top: int, low: int) -> list[int]:
 class Try:
     """One try of the program for the best melds whose objective reaches ``target``:
     ``melds`` (None when there are none, or when it ran over ``budget``), ``explored`` (the
-    states it went through) and ``over_budget``."""
+    states it went through) and ``over_budget``. ``ceilings`` (by scenario, updated here) are
+    the most each scenario can score: a scenario whose ceiling is below the floor is not run;
+    a run that fails lowers it to the program's ceiling."""
 
     def __init__(
         self,
@@ -283,12 +327,18 @@ class Try:
         old: list[tuple[Meld, Reading]],
         floor: int,
         budget: int | None = None,
+        scenarios: list[Scenario] | None = None,
+        ceilings: list[int] | None = None,
     ) -> None:
         self.explored = 0
         self.over_budget = False
         self.melds: list[Built] | None = None
+        if scenarios is None:
+            scenarios = pin_scenarios(problem)
+        if ceilings is None:
+            ceilings = [-NEG] * len(scenarios)
         try:
-            self.melds = self.run(problem, old, floor, budget)
+            self.melds = self.run(problem, old, floor, budget, scenarios, ceilings)
         except OverBudget:
             self.over_budget = True
 
@@ -298,17 +348,23 @@ class Try:
         old: list[tuple[Meld, Reading]],
         floor: int,
         budget: int | None,
+        scenarios: list[Scenario],
+        ceilings: list[int],
     ) -> list[Built] | None:
         """Each decision of the pins in turn (branch and bound: a scenario must beat the best
         so far); in each, the fast mode first (jokers left to the builder), the exact mode when
         the builder cannot place the free jokers."""
         old_jokers = [i for i, (m, _) in enumerate(old) for t in m.tiles if t == JOKER]
         best: list[Built] | None = None
-        for scenario in pin_scenarios(problem):
-            found = self.scenario(scenario, problem, old, old_jokers, floor, budget)
+        for index, scenario in enumerate(scenarios):
+            if ceilings[index] < floor:
+                continue
+            found, ceiling = self.scenario(scenario, problem, old, old_jokers, floor, budget)
             if found is not None:
                 best, score = found
                 floor = score + 1
+            else:
+                ceilings[index] = min(ceilings[index], ceiling)
         return best
 
     def scenario(
@@ -319,8 +375,9 @@ class Try:
         old_jokers: list[int],
         floor: int,
         budget: int | None,
-    ) -> tuple[list[Built], int] | None:
-        """The best melds of one scenario that reach ``floor``, with their score, or None."""
+    ) -> tuple[tuple[list[Built], int] | None, int]:
+        """The best melds of one scenario that reach ``floor``, with their score, or None and
+        the scenario's ceiling (no play of it scores more)."""
         decided = scenario.problem
         for exact in (False, True):
             left = None if budget is None else budget - self.explored
@@ -330,16 +387,16 @@ class Try:
             finally:
                 self.explored += program.explored
             if path is None:
-                return None
+                return None, program.ceiling
             for place, (choice, _) in path.slots.items():
                 path.slots[place] = (choice, scenario.records.get(place, ()))
             melds = Builder(problem, path, exact, old).build()
             if exact:
-                return melds, path.score
+                return (melds, path.score), -NEG
             free = decided.free_table_jokers + decided.rack_jokers - path.jokers_used
             if place_free_jokers(free, melds, old_jokers):
-                return melds, path.score
-        return None
+                return (melds, path.score), -NEG
+        return None, -NEG
 
 
 def _solution(

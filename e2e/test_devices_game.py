@@ -20,14 +20,15 @@ from devices_helpers import (
 from ui_helpers import js, shot, wait_until
 
 WILLIE_MOVES = ("close", "draw", "pass", "continue")
+ROUND_CONTINUE = "[data-testid=round-continue]"
 
 
 def willie_step(page: Any) -> str | None:
     """One thing a Willie player does next on this page, if any: continue after a round
     ("continue", a screen of this page only), or on their turn close when they may, else draw,
     else pass ("move")."""
-    if page.query_selector("[data-testid=round-continue]"):
-        page.click("[data-testid=round-continue]")
+    if page.query_selector(ROUND_CONTINUE):
+        page.click(ROUND_CONTINUE)
         return "continue"
     if page.query_selector("[data-testid=table][data-my-turn=true]") is None:
         return None
@@ -99,7 +100,9 @@ def play_willie(host: Any, pages: list[Any], done: Any, timeout: float = 300.0) 
             return
         before = js(host, HOST_MOVES)
         acted = None
-        for page in pages:
+        # a round's result open on any phone is dismissed first: that phone's table waits for it
+        # and would not show the next move
+        for page in sorted(pages, key=lambda page: not page.query_selector(ROUND_CONTINUE)):
             acted = willie_step(page)
             if acted:
                 break

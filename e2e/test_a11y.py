@@ -4,12 +4,12 @@ the reduced-motion setting follows the system unless the player overrides it.
 One page per language (English on a desktop, Spanish on a 390 px phone) walks every screen: the
 new-game form of each game (one with the settings menu open), the several-devices lobby and a
 guest's join page, each table mid-game (Wizard bidding after the first-dealer draw and playing,
-Rummikub with melds on the table, Willie melding, Lobo with its hint), the dialogs (score
-sheet, share, round summary, delete), each game's end, the saved-games page, a replay, home
-with saved games, the lab with results, the rules pages and the devices help. Games come from
-seeded links or from records the engine's bots played (e2e/records.py), planted in IndexedDB.
-The failure lists each violation's rule, impact, targets and the screens it was seen on
-(e2e/a11y_helpers.py).
+Rummikub with melds on the table, Willie melding, Lobo with its hint), a hot-seat hand-over,
+the dialogs (score sheet, share, round summary, delete), each game's end, a game's review, the
+saved-games page, a replay, home with saved games, the lab with results, the rules pages and
+the devices help. Games come from seeded links or from records the engine's bots played
+(e2e/records.py), planted in IndexedDB. The failure lists each violation's rule, impact,
+targets and the screens it was seen on (e2e/a11y_helpers.py).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from records import bot_record
 from ui_helpers import FAST_BOTS_ONCE, open_link, plant_game, wait_my_turn, wait_ready, wait_until
 
 WIZARD = "#/wizard?seed=E2E3&players=3&bots=1:heuristic,2:random"
+HOT_SEAT = "#/wizard?seed=KEYS01&players=3&opt=first_dealer:RANDOM"  # three people, no bot
 LAB = "#/lab/willie?seed=A11Y&games=1&players=2&levels=easy&a="
 RULES = ("wizard", "rummikub", "willie", "lobo", "devices")
 GAMES = ("wizard", "rummikub", "willie", "lobo")
@@ -94,6 +95,10 @@ def play_screens(page: Any, audit: Audit, app_url: str) -> None:
     page.wait_for_selector("[data-testid=round-summary]")
     audit.check("wizard: round summary dialog")
     page.click("[data-testid=round-continue]")
+    # three people at one device: the hand-over screen between them
+    page.goto(app_url + HOT_SEAT)
+    page.wait_for_selector("[data-testid=handover]", timeout=60_000)
+    audit.check("wizard: the hot-seat hand-over")
 
 
 def planted_screens(page: Any, audit: Audit, app_url: str) -> None:
@@ -114,6 +119,11 @@ def planted_screens(page: Any, audit: Audit, app_url: str) -> None:
         page.goto(app_url + f"#/play/{game_id}")
         page.wait_for_selector("[data-testid=game-over]", timeout=60_000)
         audit.check(f"{game}: game over")
+    page.goto(app_url + f"#/play/{over['lobo']}")
+    page.click("[data-testid=over-link-review]", timeout=60_000)
+    page.wait_for_selector("[data-testid=review-summary]", timeout=120_000)
+    page.wait_for_selector("[data-testid=review-progress]", state="detached", timeout=120_000)
+    audit.check("lobo: the review of a game")
     page.goto(app_url + "#/games")
     page.wait_for_selector("[data-testid=history-row]")
     audit.check("saved games")

@@ -156,6 +156,12 @@ def test_rummikub_hint_leaves_the_rack_on_screen(new_context: Any, app_url: str)
     shot(page, "polish-06-rummikub-hint-phone")
     audit.check("rummikub: the hint's play, 390 px")
     assert not audit.found, audit.report()
+    # by keyboard, "Use this play" lays the play out and leaves the focus on "Done"
+    page.focus("[data-testid=use-hint]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=hint-panel]", state="detached")
+    focused = "document.activeElement && document.activeElement.dataset.testid"
+    assert wait_until(page, f"({focused}) === 'done'", 10)
 
 
 def test_rummikub_score_sheet_looks_like_the_others(new_context: Any, app_url: str) -> None:

@@ -212,6 +212,16 @@ def test_spanish_and_phone_layout(new_context: Any, app_url: str) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the phone page scrolls sideways ({width}px)"
     shot(page, "willie-08-phone-es-meld")
+    # the wild picker, in Spanish on the phone
+    page.click("[data-testid=reset-turn]")
+    to_new_meld(page, "R8")
+    to_meld_end(page, "R9")
+    to_meld_end(page, "J")
+    page.wait_for_selector("[data-testid=wild-picker]")
+    shot(page, "willie-09-phone-es-wild-picker")
+    audit = Audit(page, axe_script(), "es, 390 px")
+    audit.check("willie: the wild picker")
+    assert not audit.found, audit.report()
 
 
 def test_hint_laid_out_and_game_over_with_bonuses(new_context: Any, app_url: str) -> None:

@@ -251,8 +251,11 @@ export class PlayScreen {
       onCheck: (move) => this.check(move),
       onHint: () => this.hint(),
       onHintUsed: () => {
+        // the button goes with its panel: a keyboard player goes on to "Done" (the play is laid)
+        const fromButton = document.activeElement?.dataset?.testid === "use-hint";
         this.hintResult = null;
         this.render();
+        if (fromButton) this.ctx.root.querySelector("[data-testid=done]:not([disabled])")?.focus({ preventScroll: true });
       },
       onUndo: () => this.undo(),
       canUndo: this.record.moves.length > 0,

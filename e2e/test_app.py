@@ -555,3 +555,17 @@ def test_update_waits_until_the_game_is_left(browser: Any, tmp_path: Path) -> No
         server.shutdown()
         server.server_close()
     assert all(url.startswith(origin) for url in requests), requests[:5]
+
+
+def test_a_bug_of_the_page_is_not_blamed_on_the_engine(new_context: Any, app_url: str) -> None:
+    """The fatal dialog says which stopped: the page's own code (a TypeError) or the engine."""
+    page = new_context().new_page()
+    open_link(page, app_url, LINK3)
+    fatal = "(error) => window.tapete.app.session.ctx.onFatal(error)"
+    page.evaluate(f"({fatal})(new TypeError('x is undefined'))")
+    dialog = page.wait_for_selector("[data-testid=fatal][data-kind=page]")
+    assert "Something went wrong on this page" in dialog.inner_text()
+    assert "x is undefined" in dialog.inner_text()
+    page.evaluate(f"({fatal})(Object.assign(new Error('internal'), {{code: 'internal'}}))")
+    dialog = page.wait_for_selector("[data-testid=fatal][data-kind=engine]")
+    assert "The game engine stopped" in dialog.inner_text()

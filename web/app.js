@@ -499,17 +499,21 @@ function showNotice(text) {
   setTimeout(() => notice.remove(), 8000);
 }
 
+/** A bug of the page itself (its own code threw), not the engine's: said as such. */
+const PAGE_ERRORS = ["TypeError", "ReferenceError", "RangeError", "SyntaxError"];
+
 function showFatal(error) {
   const message = (error && error.message) || String(error);
   console.error("tapete:", error);
+  const kind = error instanceof Error && PAGE_ERRORS.includes(error.name) ? "page" : "engine";
   closeOverlay();
   showOverlay(
     () =>
       h(
         "div",
-        { class: "panel", dataset: { testid: "fatal" } },
-        h("h2", null, t("engine.fatal.title")),
-        h("p", null, t("engine.fatal.body")),
+        { class: "panel", dataset: { testid: "fatal", kind } },
+        h("h2", null, t(kind === "page" ? "page.fatal.title" : "engine.fatal.title")),
+        h("p", null, t(kind === "page" ? "page.fatal.body" : "engine.fatal.body")),
         h("pre", { class: "small" }, message.slice(0, 400)),
         h("div", { class: "panel-actions" }, h("button", { type: "button", class: "primary", onclick: () => location.reload() }, t("engine.reload"))),
       ),

@@ -199,7 +199,10 @@ def test_hot_seat_hand_over_by_keyboard(page: Any, app_url: str) -> None:
         wait_my_turn(page)
         wait_focus(page, "[data-testid=bid]")
         hears(page, r"^Your turn: how many tricks will you take\?$", after=heard(page) - 1)
+        before = heard(page)
         page.keyboard.press("Enter")
+        # the next player at the device hears this one's bid (the bids are open here)
+        hears(page, rf"^Player {player} bid \d+$", after=before)
 
 
 def hand_tile(code: str) -> str:

@@ -517,3 +517,10 @@ def test_view_public_is_the_view_of_no_seat() -> None:
     assert seated["result"]["view"]["seat"] == 1
     bad = json.loads(handle(json.dumps({**request, "view_public": "yes"})))
     assert bad["error"]["code"] == "bad_request"
+    # the view op too: no seat and view_public, the view of no seat; a seat wins over it
+    asked = {"op": "view", "game": "wizard", "state": snap["state"]}
+    public = json.loads(handle(json.dumps({**asked, "view_public": True})))["result"]
+    assert public["view"] == snap["view"] and public["legal_moves"] == []
+    assert "view" not in json.loads(handle(json.dumps(asked)))["result"]
+    mine = json.loads(handle(json.dumps({**asked, "seat": 2, "view_public": True})))["result"]
+    assert mine["view"]["seat"] == 2 and mine["view"]["hand"]

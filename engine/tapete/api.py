@@ -37,8 +37,8 @@ Ops (every field is validated; every bad request gets a coded error, never ``int
                  (``tapete.lobo.deal``)
 
 ``new_game``, ``apply``, ``bot_move`` and ``replay`` take ``view_public: true`` (without a
-``view_seat``) for the view of no seat: what a table screen that shows only public
-information draws.
+``view_seat``), and ``view`` takes it without a ``seat``, for the view of no seat: what a table
+screen that shows only public information draws.
 
 Every request is bounded in CPU and memory whatever it holds (numbers read strictly by
 ``tapete.numbers``, every list of a state bounded by what a game can hold, every search by a
@@ -220,7 +220,7 @@ def _dispatch(request: dict[str, Any], progress: Progress | None) -> Any:
         )
     if op == "view":
         game, state = _game_and_state(request)
-        return snapshot(game, state, _seat(request, game, state, "seat", None))
+        return snapshot(game, state, _seat(request, game, state, "seat", None), _public(request))
     if op == "legal_moves":
         game, state = _game_and_state(request)
         seat = _seat(request, game, state)

@@ -521,12 +521,14 @@ export class PlayScreen {
   /** Record a move, autosave, and show what it finished (a trick, a round). */
   async commit(seat, move, result) {
     const prev = this.game.snap.view;
+    const prevState = this.game.snap.state;
     this.record.moves.push({ seat, move });
     const { move: _ignored, ...snap } = result;
     this.game.snap = snap;
     if (this.ctx.driver) this.ctx.driver.committed(this.game);
     else keepMove(this.game);
-    announce(moveNews(this.record.game, { prev, next: snap.view, move, seat, viewer: this.game.viewer, names: this.names(), you: (s) => this.isYou(s) }));
+    const news = moveNews(this.record.game, { prev, next: snap.view, move, seat, viewer: this.game.viewer, names: this.names(), you: (s) => this.isYou(s) });
+    announce(await this.sharedNews(seat, move, prevState, snap.state, news));
     const change = this.ctx.renderer.describeTransition(prev, snap.view, move, seat);
     this.paused = Boolean(change.trick);
     if (change.trick) {
@@ -541,6 +543,24 @@ export class PlayScreen {
       this.displayView = null;
     }
     this.render();
+  }
+
+  /**
+   * Several people at this device (hot-seat): a person's own move is told too, for the next
+   * player, in the words of the public views before and after it (a hidden bid stays hidden, a
+   * drawn card unnamed); what the mover alone may hear stays a secret, which the hand-over
+   * removes. Anyone else: the news as it is.
+   */
+  async sharedNews(seat, move, prevState, nextState, news) {
+    if (this.ctx.driver || this.humans().length < 2 || this.seatKind(seat) !== "human" || seat !== this.game.viewer) return news;
+    try {
+      const game = this.record.game;
+      const [before, after] = await Promise.all([prevState, nextState].map((state) => this.ctx.engine.call("view", { game, state, view_public: true })));
+      const told = moveNews(game, { prev: before.view, next: after.view, move, seat, viewer: null, names: this.names(), you: () => false });
+      return [...told, ...news.filter((line) => line && line.secret)];
+    } catch {
+      return news; // the move stands; only its words are missing
+    }
   }
 
   async showRound(row) {

@@ -22,6 +22,11 @@ essential joker
           joker as a tile of its slot
 floor     branch and bound: a state whose score plus all the rack could still bring stays below
           the floor is dropped
+look-ahead
+          a state is dropped as soon as it cannot end: the groups of its number cannot fit
+          whatever the colours still to come add, or a colour's short lanes need more jokers than
+          are left (each lane of 1, 2 or P takes a tile of the next number or a joker, each lane
+          of 1 also one of the number after)
 score     ``objective * SCALE - penalty``: the penalty (table links broken, tiles moved out of
           table groups) only breaks ties between equal objectives
 
@@ -476,6 +481,11 @@ class Program:
         self.links = p.links[slot - 1] if 1 < number <= 13 else 0
         self.in_groups = p.in_groups[slot] if real else 0
         self.min_rack = p.min_rack[slot] if real else 0
+        # the tiles of this colour at the next two numbers: every short lane left open must
+        # take one of the first or a joker, every lane of one also one of the second or a
+        # joker (``fast_rows``)
+        self.next_tiles = p.table[slot + 1] + p.rack[slot + 1] if number < 13 else 0
+        self.after_next = p.table[slot + 2] + p.rack[slot + 2] if number < 12 else 0
         self.number = number
         self.shift = LANE_BITS * colour
         limit = self.floor - self.after[(colour, number)]
@@ -523,6 +533,8 @@ class Program:
             self.number == 14,
             self.exact,
             self.joker_cap,
+            self.next_tiles,
+            self.after_next,
             id(reachable),  # one of the look-ahead tables, which live as long as the process
         )
         tables = _FAST_ROWS.get(layer_key)
@@ -557,16 +569,21 @@ class Program:
     ) -> list[tuple[int, int, SlotChoice]]:
         """The rows of a state whose lanes of this colour and jokers and group fields are
         ``index`` (lanes | fields << 7): (key delta, score gain, choice), the joker cap and the
-        group look-ahead applied, the best gain first (a stable sort: among equal gains the
-        order of ``rows``)."""
+        look-ahead (groups, lanes) applied, the best gain first (a stable sort: among equal
+        gains the order of ``rows``)."""
         room = self.joker_cap - ((index >> 7) & 3)
         tiles = (index >> 9) & 15
         top = (index >> 13) & 7
         ok = reachable or _ALL_REACHABLE
+        tiles_next, tiles_then = self.next_tiles, self.after_next
         out = []
         for delta, group, jokers, gain, choice in self.rows(index & 127):
             if jokers > room:
                 continue
+            new = choice.new
+            short = max(0, new[0] + new[1] + new[3] - tiles_next) + max(0, new[0] - tiles_then)
+            if short > room - jokers:
+                continue  # a dead end: the short lanes need more jokers than are left
             if group > top:
                 if not ok[tiles + group + 16 * group]:
                     continue

@@ -527,3 +527,53 @@ def test_a_seat_aiming_below_its_bid_ducks_in_the_playout() -> None:
         sim.play(0)
         assert DECK[ai.heuristic_card(sim, sim.legal())] == card
         assert ai.play_out(sim.copy(), random.Random(1), 0.0).won[1] == won
+
+
+def test_duck_odds_read_public_events_only() -> None:
+    state = play_to(GAME.new_game("DUCK", None, 4), lambda s: s.round == 3 and len(s.played) == 2)
+    assert ai.duck_odds(state, 0, 0.0) is None
+    odds = ai.duck_odds(state, 0, 0.2)
+    assert odds is not None and odds[0] == 0.0 and all(0.0 < p < 1.0 for p in odds[1:])
+    # the seat's own rounds over its bid make a table of duckers likelier, made ones less
+    over = tuple(replace(row, tricks=(row.bids[0] + 1, *row.tricks[1:])) for row in state.history)
+    made = tuple(replace(row, tricks=(row.bids[0], *row.tricks[1:])) for row in state.history)
+    more, less = (
+        ai.duck_odds(replace(state, history=over), 0, 0.2),
+        ai.duck_odds(replace(state, history=made), 0, 0.2),
+    )
+    assert (
+        more is not None
+        and less is not None
+        and all(a > b for a, b in zip(more[1:], less[1:], strict=True))
+    )
+    # the evidence of the round's cards does not depend on the hands the seat cannot see
+    swapped = replace(state, hands=(state.hands[0], state.hands[2], state.hands[1], state.hands[3]))
+    assert ai.duck_evidence(state, frozenset()) == ai.duck_evidence(swapped, frozenset())
+
+
+def test_a_world_weighs_the_ducker_by_the_hand_it_gives() -> None:
+    jester, wizard, low = DECK.index("N1"), DECK.index("Z1"), 0
+    losers, winners = 1 << jester | 1 << low, 1 << wizard
+    took = [(1 << wizard, 0, losers, winners, 1)]  # it took the lead with a Wizard
+    assert ai.world_duck_ratio(took, [jester]) == pytest.approx(ai.TOOK_WITH_LOSER)
+    assert ai.world_duck_ratio(took, []) == 1.0  # it held no loser: forced
+    lost = [(1 << jester, 0, losers, winners, 0)]  # it lost with a Jester
+    assert ai.world_duck_ratio(lost, [wizard]) == pytest.approx(ai.LOST_WITH_STRONG)
+    assert ai.world_duck_ratio(lost, [low]) == 1.0
+
+
+def test_the_duck_mixture_decides_from_the_view_alone() -> None:
+    level = ai.Level(iterations=40, per_card=20, max_plays=4_000, bid_sims=40, duck=0.3)
+    state = play_to(GAME.new_game("MIXED", None, 4), lambda s: s.round == 3 and len(s.played) == 1)
+    seat = GAME.to_move(state)
+    assert seat is not None
+    others = [s for s in range(4) if s != seat and len(state.hands[s]) == len(state.hands[seat])]
+    a, b = others[:2]
+    hands = list(state.hands)
+    hands[a], hands[b] = hands[b], hands[a]
+    swapped = replace(state, hands=tuple(hands))
+    if GAME.view(swapped, seat) != GAME.view(state, seat):
+        pytest.skip("the swap shows in the view (a void)")
+    first = ai.decide(GAME, state, seat, Rng(7), level)
+    second = ai.decide(GAME, swapped, seat, Rng(7), level)
+    assert first == second

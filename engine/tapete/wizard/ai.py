@@ -22,6 +22,8 @@ policy        how every seat plays in a simulation: the simple bot's rules (win 
               you need tricks, dump your highest loser once you have enough), with a little noise
 tendency      how far a seat has landed below its bids in this game (the score sheet): the
               search lowers that seat's aim by it (:func:`tendencies`, ``Round.shift``)
+ducker        a seat that ducks every trick it can: the other model of a seat in the mixture
+              of :func:`duck_odds` (off unless ``Level.duck`` > 0)
 level         easy (the simple bot with noise), normal and hard (search budgets)
 
 Budgets are counted in simulated games (iterations), never in seconds, so a move reproduces
@@ -548,6 +550,130 @@ def tendencies(state: WizardState, seat: int, prior: float) -> list[float] | Non
     return out
 
 
+# How a round ends against ``seat``'s own bid (under, made, over) when the others play for
+# their bids, and when they all duck (they leave it tricks it did not bid); read off the
+# opponent pool's tables, rounded. (A seat's own rows do not tell a ducker from an always-high
+# player: both land under, on and over their bids about as often; BENCHMARKS.md.)
+OWN_AMONG_BIDDERS = (0.15, 0.7, 0.15)
+OWN_AMONG_DUCKERS = (0.1, 0.35, 0.55)
+DUCKED = -1000.0  # a shift that makes a seat duck every trick it can
+
+
+def outcome(bid: int, tricks: int) -> int:
+    """0, 1 or 2: the round ended under, on or over the bid."""
+    return 0 if tricks < bid else 1 if tricks == bid else 2
+
+
+def duck_odds(state: WizardState, seat: int, prior: float) -> list[float] | None:
+    """How likely each other seat is to be a ducker (it ducks every trick it can), this game.
+
+    Two models of a seat: it plays for its bid, or it always ducks. Starting from ``prior``
+    (the share of duckers believed in before any evidence), every finished round of the score
+    sheet (public in every bidding mode) weighs them by how ``seat`` itself landed against its
+    bid (``OWN_AMONG_DUCKERS`` against ``OWN_AMONG_BIDDERS``, the evidence shared among the
+    others). In card play each world weighs them again by the round's cards, read against the
+    hand it gives the seat (:func:`duck_evidence`; nothing of bidders whose bid is hidden). The
+    simulations let a seat duck everything in a share of their worlds equal to its odds
+    (:func:`mixed_shift`). ``seat`` itself: 0. ``prior`` 0 reads nothing (None).
+    """
+    if prior <= 0.0:
+        return None
+    own = 1.0
+    for row in state.history:
+        k = outcome(row.bids[seat], row.tricks[seat])
+        own *= OWN_AMONG_DUCKERS[k] / OWN_AMONG_BIDDERS[k]
+    ratio = prior / (1.0 - prior) * own ** (1.0 / (state.players - 1))
+    odds = ratio / (1.0 + ratio)
+    return [0.0 if other == seat else odds for other in range(state.players)]
+
+
+# How much likelier a ducker is than a seat playing for its bid to have made a play, in a world
+# where its hand at the time is known: taking the lead although it held a losing card, and
+# losing although it needed tricks and held a winner the simple bot counts as strong
+TOOK_WITH_LOSER = 0.03
+LOST_WITH_STRONG = 4.0
+
+
+def duck_evidence(state: WizardState, hidden: frozenset[int]) -> list[list[tuple[int, ...]]]:
+    """Per seat, what each card it followed with in this round, while it needed tricks, says.
+
+    One tuple per such card: (the cards it played from then on, as bits ``1 << card``; the
+    cards of the led suit, if one was led; the cards that would have lost; those that would
+    have won and that the simple bot counts as strong; whether the card played won). With a
+    world's hand of that seat, :func:`world_duck_ratio` reads it. Public: the round's cards and
+    the open bids only (nothing for the ``hidden`` bidders).
+    """
+    n = state.players
+    out: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
+    trump = trump_number(state.trump)
+    row = beats_table(trump)
+    won = [0] * n
+    plays: list[tuple[int, int]] = []  # (seat, card) in order, the whole round
+    for trick in (*state.played, state.trick):
+        plays += [(s, CARD_NUMBER[c]) for s, c in trick]
+    later = [0] * n
+    later_at: list[int] = [0] * len(plays)
+    for i in range(len(plays) - 1, -1, -1):
+        s, card = plays[i]
+        later[s] |= 1 << card
+        later_at[i] = later[s]
+    index = 0
+    for trick in (*state.played, state.trick):
+        best, best_seat, led = -1, -1, NO_LED
+        for position, (other, code) in enumerate(trick):
+            card = CARD_NUMBER[code]
+            wins = row[(best + 1) * CARDS + card]
+            if position > 0 and other not in hidden and won[other] < int(state.bids[other] or 0):
+                strong = strong_cards(
+                    trump, n, bin(later_at[index]).count("1") + len(state.hands[other])
+                )
+                start = (best + 1) * CARDS
+                losers = sum(1 << c for c in range(CARDS) if not row[start + c])
+                winners = sum(1 << c for c in range(CARDS) if row[start + c] and strong[c])
+                suit_bits = (
+                    sum(1 << c for c in range(CARDS) if SUIT[c] == led) if 0 <= led < 4 else 0
+                )
+                out[other].append((later_at[index], suit_bits, losers, winners, int(wins)))
+            if led == NO_LED:
+                led = FREE if SUIT[card] == WIZ else led if SUIT[card] == JES else SUIT[card]
+            if wins:
+                best, best_seat = card, other
+            index += 1
+        if len(trick) == n:
+            won[best_seat] += 1
+    return out
+
+
+def world_duck_ratio(events: Sequence[tuple[int, ...]], hand: Sequence[int]) -> float:
+    """The likelihood ratio (ducker over bid player) of a seat's ``events`` if it holds ``hand``."""
+    ratio = 1.0
+    now = sum(1 << c for c in hand)
+    wild = WILD_BITS
+    for later, suit_bits, losers, winners, wins in events:
+        held = now | later
+        legal = held & (suit_bits | wild) if held & suit_bits else held
+        if wins:
+            if legal & losers:
+                ratio *= TOOK_WITH_LOSER
+        elif legal & winners:
+            ratio *= LOST_WITH_STRONG
+    return ratio
+
+
+WILD_BITS = sum(1 << c for c in range(CARDS) if SUIT[c] >= WIZ)
+
+
+def mixed_shift(
+    shift: list[float] | None, odds: list[float] | None, rng: Rng
+) -> list[float] | None:
+    """One world's ``Round.shift``: each seat ducks everything with chance ``odds[seat]``,
+    else aims as ``shift`` says (its tendency). One draw per seat, whatever the odds."""
+    if odds is None:
+        return shift
+    base = shift if shift is not None else [0.0] * len(odds)
+    return [DUCKED if rng.random() < p else x for x, p in zip(base, odds, strict=True)]
+
+
 # -- card play by ISMCTS -------------------------------------------------------------------------
 
 
@@ -576,6 +702,8 @@ class WizardDomain:
         self.sampler = WorldSampler(game, state, seat)
         self.start = round_from_state(state)
         self.start.shift = tendencies(state, seat, level.prior)
+        self.odds = duck_odds(state, seat, level.duck)
+        self.evidence = duck_evidence(state, self.hidden) if self.odds is not None else []
         self.played = {
             s: [CARD_NUMBER[c] for c in round_hand(state, s)[len(state.hands[s]) :]]
             for s in self.hidden
@@ -590,7 +718,16 @@ class WizardDomain:
         for s in self.hidden:
             expected = number_estimate(dealt[s] + self.played[s], state.trump, state.players)
             bids[s] = nearest_bid(expected, range(state.round + 1))
-        return self.start.with_hands(hands, bids)
+        sim = self.start.with_hands(hands, bids)
+        odds = self.odds
+        if odds is not None and any(self.evidence):
+            odds = list(odds)
+            for s, events in enumerate(self.evidence):
+                if events and 0.0 < odds[s] < 1.0:
+                    ratio = odds[s] / (1.0 - odds[s]) * world_duck_ratio(events, hands[s])
+                    odds[s] = ratio / (1.0 + ratio)
+        sim.shift = mixed_shift(sim.shift, odds, rng)
+        return sim
 
     def to_move(self, sim: Round) -> int | None:
         return sim.turn if sim.turn >= 0 else None
@@ -636,7 +773,10 @@ class Level:
     shares as many among the four suits. ``exploration`` is the UCB1 constant, ``spite`` how
     much the others' points count against a seat's own, ``noise`` the chance of a random card
     in playouts, ``prior`` how many cards of no bias :func:`tendencies` assumes before it
-    believes what the other seats have shown (0: it reads nothing).
+    believes what the other seats have shown (0: it reads nothing), ``duck`` the share of
+    players believed to duck every trick before any evidence (:func:`duck_odds`; 0: every seat
+    plays for its bid, as the registered levels do: measured, it cost bids against players who
+    take their tricks; BENCHMARKS.md, Wizard pool).
     """
 
     iterations: int
@@ -647,6 +787,7 @@ class Level:
     spite: float = 0.0
     noise: float = 0.1
     prior: float = 0.0
+    duck: float = 0.0
 
 
 LEVELS: dict[str, Level] = {
@@ -725,6 +866,7 @@ def bid_values(
     candidates: Sequence[int],
     noise: float,
     prior: float = 0.0,
+    duck: float = 0.0,
 ) -> dict[int, float]:
     """The mean round points of each candidate bid of ``seat``, over the same worlds.
 
@@ -738,9 +880,11 @@ def bid_values(
     worlds = max(1, sims // len(candidates))
     progress = CURRENT_PROGRESS.get()
     source = BidWorlds(game, state, seat, tendencies(state, seat, prior))
+    odds = duck_odds(state, seat, duck)
     n = state.players
     for done in range(1, worlds + 1):
         base, legal, world = source.world(rng)
+        base.shift = mixed_shift(base.shift, odds, rng)
         playout_seed = rng.next_u64()
         expected = [number_estimate(hand, state.trump, n) for hand in base.hands]
         free = {  # each later seat's bid if nothing is forbidden to it: one for all candidates
@@ -866,7 +1010,17 @@ def choose_bid(
     if len(candidates) == 1:
         return Move("bid", candidates[0]), {candidates[0]: 0.0}
     sims = scaled(level.bid_sims)
-    values = bid_values(game, state, seat, rng, sims, candidates, level.noise, level.prior)
+    values = bid_values(
+        game,
+        state,
+        seat,
+        rng,
+        sims,
+        candidates,
+        level.noise,
+        level.prior,
+        level.duck,
+    )
     best = max(candidates, key=lambda b: (values[b], -abs(b - expected), -b))
     return Move("bid", best), values
 
@@ -888,7 +1042,15 @@ def choose_trump(
         candidates = bid_candidates(expected, range(state.round + 1))
         with reporting_progress(suit_progress(outer, i)):
             by_bid = bid_values(
-                game, chosen, seat, Rng(seed), sims, candidates, level.noise, level.prior
+                game,
+                chosen,
+                seat,
+                Rng(seed),
+                sims,
+                candidates,
+                level.noise,
+                level.prior,
+                level.duck,
             )
         values[suit] = max(by_bid.values())
     best = max(SUITS, key=lambda s: (values[s], -SUITS.index(s)))

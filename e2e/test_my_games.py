@@ -46,8 +46,12 @@ def history(page: Any) -> dict[str, list[str]]:
     for tab in tabs:
         page.click(f"[data-testid={tab}]")
         page.wait_for_selector(f"[data-testid=finished-panel][data-game={tab[4:]}]")
+        # each cell's text (innerText depends on layout: a row not laid out yet reads without
+        # its tabs and line breaks)
         out[tab[4:]] = page.eval_on_selector_all(
-            "[data-testid=history-row]", "els => els.map(e => e.dataset.id + ' ' + e.innerText)"
+            "[data-testid=history-row]",
+            "els => els.map(e => e.dataset.id + ' ' + [...e.children]"
+            ".map(c => c.textContent.trim()).join(' | '))",
         )
     return out
 

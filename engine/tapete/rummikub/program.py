@@ -523,15 +523,7 @@ class Program:
         parents: dict[int, Any] = {}  # the state each came from (its row: ``choice_of``)
         get = out.get
         layer_key = (
-            self.forced,
-            self.optional,
-            self.min_rack,
-            self.weight,
-            self.links,
-            self.in_groups,
-            shift,
-            self.number == 14,
-            self.exact,
+            *self.slot_rules(),
             self.joker_cap,
             self.next_tiles,
             self.after_next,
@@ -624,10 +616,10 @@ class Program:
                     parents[new_key] = (key, choice)
         return out, parents
 
-    def rows(self, lane_index: int) -> list[tuple[int, int, int, int, SlotChoice]]:
-        """The choices of this slot as (key delta, group tiles, jokers, score gain, choice)."""
-        cache_key = (
-            lane_index,
+    def slot_rules(self) -> tuple[Any, ...]:
+        """What a slot's choices depend on besides its lane (the caches of ``rows`` and
+        ``fast_rows`` are keyed by it)."""
+        return (
             self.forced,
             self.optional,
             self.min_rack,
@@ -638,6 +630,10 @@ class Program:
             self.number == 14,
             self.exact,
         )
+
+    def rows(self, lane_index: int) -> list[tuple[int, int, int, int, SlotChoice]]:
+        """The choices of this slot as (key delta, group tiles, jokers, score gain, choice)."""
+        cache_key = (lane_index, *self.slot_rules())
         found = _ROWS_CACHE.get(cache_key)
         if found is None:
             if len(_ROWS_CACHE) > 100_000:

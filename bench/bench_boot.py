@@ -1,7 +1,7 @@
 """Start-up time of the app in headless Chromium, and the bytes of a first visit, for the plain
 start and the faster ones side by side (the machine is shared and noisy: compare ratios).
 
-    python3 bench/bench_boot.py [--repeats 5] [--variants plain,pyc,snapshot] [--baseline L=DIST]
+    python3 bench/bench_boot.py [--repeats 5] [--variants bare,snapshot] [--baseline L=DIST]
     python3 build.py bench boot
 
 Configurations (each a fresh build of the same sources, see ``build.Start``):
@@ -9,8 +9,15 @@ Configurations (each a fresh build of the same sources, see ``build.Start``):
 - plain:    Pyodide's own standard library (source), the wheel as built, no snapshot;
 - pyc-stdlib: the standard library precompiled to .pyc (``stdLibURL``), the wheel as built;
 - pyc:      the standard library and the wheel precompiled, no snapshot;
-- snapshot: the shipped app: both precompiled, and a memory snapshot made by the first visit
-  (when the worker is idle) and restored by later ones.
+- snapshot-whole: both precompiled, and a memory snapshot made by the first visit (when the
+  worker is idle) and restored by later ones;
+- snapshot: the shipped app: as snapshot-whole, with the standard library trimmed to what the
+  app imports (``build.ensure_stdlib_trimmed``);
+- bare:     not the app: Pyodide's own start, the yardstick of issue 17. A page whose module
+  worker loads the same pinned Pyodide (the same runtime files and the same precompiled
+  standard library as the app, ``stdLibURL``) and runs ``import sys``; no service worker, so a
+  later visit revalidates its files in the HTTP cache (the server answers 304). It marks
+  ``runtime`` (pyodide.mjs imported), ``python`` (loadPyodide done) and ``ready``.
 
 For each, ``--repeats`` rounds (interleaved across configurations) measure, from navigation
 start to ``<html data-engine="ready">`` (the worker's ``ready``: the engine imported):
@@ -20,18 +27,24 @@ start to ``<html data-engine="ready">`` (the worker's ``ready``: the engine impo
 - warm: once the service worker has precached the build (and the snapshot is saved), a new tab,
   then a new tab after a browser restart (same profile).
 
+A variant may carry a query for the page, ``snapshot?x``: the same build, opened as ``/?x``.
+
 ``--baseline LABEL=DIST`` measures a dist/ built elsewhere in the same rounds (say, by build.py
 of an earlier commit), to compare two versions of the app side by side.
 
 Bytes: everything the server sent during a first visit in a persistent profile, until the
-service worker has precached the build (raw: this server does not compress; GitHub Pages
-compresses text, not .zip/.whl). Prints a markdown table and the command.
+service worker has precached the build: raw (this server does not compress), and as a static
+host that compresses would send it (``gzipped``: every response gzipped at level 6 except the
+types that are compressed already, .zip, .whl and images; GitHub Pages compresses text types;
+whether it compresses .wasm does not change the difference, which is the same file on both
+sides). Prints a markdown table and the command.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import gzip
 import json
 import os
 import shutil
@@ -39,6 +52,7 @@ import statistics
 import tempfile
 import threading
 import time
+import urllib.parse
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
@@ -58,12 +72,40 @@ CHROMIUM_ARGS = [
 ]
 TIMEOUT_MS = 90_000
 VISITS = ("cold", "warm_tab", "warm_restart")
-VARIANTS = {
+BARE = "bare"
+VARIANTS: dict[str, dict[str, bool]] = {
     "plain": {"precompiled_stdlib": False, "precompiled_wheel": False, "snapshots": False},
-    "pyc-stdlib": {"precompiled_stdlib": True, "precompiled_wheel": False, "snapshots": False},
-    "pyc": {"precompiled_stdlib": True, "precompiled_wheel": True, "snapshots": False},
-    "snapshot": {"precompiled_stdlib": True, "precompiled_wheel": True, "snapshots": True},
+    "pyc-stdlib": {"trimmed_stdlib": False, "precompiled_wheel": False, "snapshots": False},
+    "pyc": {"trimmed_stdlib": False, "snapshots": False},
+    "snapshot-whole": {"trimmed_stdlib": False},
+    "snapshot": {},
+    BARE: {},
 }
+# Responses a compressing host sends as they are (compressed formats already).
+UNCOMPRESSED_TYPES = (".zip", ".whl", ".png", ".jpg", ".ico", ".woff2")
+
+# The bare page: Pyodide's own start in a module worker, reporting like the app's worker.
+BARE_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>bare Pyodide</title>
+<script type="module">
+const worker = new Worker("worker.js", { type: "module" });
+worker.onmessage = (event) => {
+  window.tapete = { app: { engine: { info: event.data } } };
+  document.documentElement.dataset.engine = "ready";
+};
+</script></head><body>bare Pyodide</body></html>
+"""
+BARE_WORKER = """const timings = { origin: Math.round(performance.timeOrigin) };
+const mark = (name) => { timings[name] = Math.round(performance.now()); };
+const { loadPyodide } = await import("./pyodide/pyodide.mjs");
+mark("runtime");
+const here = (path) => new URL(path, self.location.href).href;
+const pyodide = await loadPyodide({ indexURL: here("pyodide/"), stdLibURL: here("%s") });
+mark("python");
+pyodide.runPython("import sys");
+mark("ready");
+self.postMessage({ op: "ready", start: "bare", timings });
+"""
 
 # Records when <html data-engine="ready"> appears, in ms since navigation start.
 READY_PROBE = """
@@ -90,6 +132,32 @@ async (expected) => {
 
 
 load_build = benchlib.load_build
+
+
+def build_bare(tool: ModuleType, dist: Path) -> dict[str, Any]:
+    """The bare page in ``dist``: Pyodide's runtime files and the precompiled standard library
+    exactly as build.py ships them, a page and a worker."""
+    runtime = tool.ensure_pyodide()
+    stdlib = tool.copy_pyodide(runtime, dist, tool.ensure_stdlib_pyc(runtime))
+    (dist / "index.html").write_text(BARE_PAGE, encoding="utf-8")
+    (dist / "worker.js").write_text(BARE_WORKER % stdlib, encoding="utf-8")
+    return {"build": "bare", "snapshot_key": None, "stdlib": stdlib}
+
+
+def sent_gzipped(dist: Path, sent: dict[str, int]) -> int:
+    """What a host that compresses would have sent for the same responses (``sent``: bytes per
+    URL path; a path sent twice counts twice; a 304 sent nothing)."""
+    total = 0
+    for path, size in sent.items():
+        name = urllib.parse.unquote(path).lstrip("/") or "index.html"
+        file = dist / name
+        if name.endswith("/"):
+            file = file / "index.html"
+        if size and file.is_file() and not name.endswith(UNCOMPRESSED_TYPES):
+            data = file.read_bytes()
+            size = round(size * len(gzip.compress(data, 6)) / len(data))
+        total += size
+    return total
 
 
 class Counter:
@@ -139,7 +207,8 @@ class Site:
         self.name = name
         self.dist = dist
         self.info = info
-        self.files = len(tool.precache_list(self.dist))
+        self.bare = info.get("build") == "bare"
+        self.files = 0 if self.bare else len(tool.precache_list(self.dist))
         self.counter = Counter()
         self.server, self.url = counting_server(tool, self.dist, self.counter)
         self.rounds: list[dict[str, Any]] = []
@@ -179,7 +248,13 @@ def open_ready(context: Any, url: str) -> tuple[Any, dict[str, Any]]:
     timings = dict(info.get("timings") or {})
     if "origin" in timings:  # when the worker started, in ms after navigation start
         timings["origin"] = round(timings["origin"] - page.evaluate("performance.timeOrigin"))
-    return page, {"ms": ready_ms, "start": info.get("start"), "timings": timings}
+    fetches = info.get("fetches") or {}
+    return page, {
+        "ms": ready_ms,
+        "start": info.get("start"),
+        "timings": timings,
+        "fetches": fetches,
+    }
 
 
 def visit(context: Any, url: str) -> dict[str, Any]:
@@ -195,7 +270,8 @@ def one_round(playwright: Any, site: Site) -> dict[str, Any]:
         site.counter.reset()
         context = launch(playwright, Path(profile))
         page, cold = open_ready(context, site.url)
-        poll(page, PRECACHED, site.files)
+        if not site.bare:
+            poll(page, PRECACHED, site.files)
         snapshot = None
         if site.info.get("snapshot_key"):
             poll(page, "() => document.documentElement.dataset.snapshot")
@@ -213,6 +289,7 @@ def one_round(playwright: Any, site: Site) -> dict[str, Any]:
         "warm_restart": warm_restart,
         "snapshot": snapshot,
         "sent": sent,
+        "gzipped": sent_gzipped(site.dist, sent),
         "requests": requests,
     }
 
@@ -229,7 +306,8 @@ def report(sites: list[Site], command: str) -> str:
     base = sites[0]
     lines = [
         f"| configuration | cold (first visit) | warm, new tab | warm, after restart | "
-        f"ratio to {base.name}: cold / tab / restart | first-visit bytes | starts |",
+        f"ratio to {base.name}: cold / tab / restart | first-visit bytes (raw / gzipped) | "
+        "starts |",
         "|---|---:|---:|---:|---|---:|---|",
     ]
     for site in sites:
@@ -241,7 +319,8 @@ def report(sites: list[Site], command: str) -> str:
         )
         lines.append(
             f"| {site.name} | {medians[0]:.0f} ms | {medians[1]:.0f} ms | {medians[2]:.0f} ms | "
-            f"{' / '.join(f'{x:.2f}' for x in ratios)} | {sum(sent.values()) / 1e6:.2f} MB | "
+            f"{' / '.join(f'{x:.2f}' for x in ratios)} | {sum(sent.values()) / 1e6:.2f} / "
+            f"{site.rounds[0]['gzipped'] / 1e6:.2f} MB | "
             f"{', '.join(f'{k} x{v}' for k, v in sorted(starts.items()))} |"
         )
     lines += ["", "Medians of the runs (ms from navigation start to ready):", ""]
@@ -278,6 +357,12 @@ def report(sites: list[Site], command: str) -> str:
             f"- {site.name}: worker timings, last round (ms after the worker started; origin: "
             f"when it started, after navigation): {json.dumps(timing)}"
         )
+        fetches = {key: last[key]["fetches"] for key in VISITS if last[key]["fetches"]}
+        if fetches:
+            lines.append(
+                f"- {site.name}: the worker's fetches, last round ([start, end], ms after the "
+                f"worker started): {json.dumps(fetches)}"
+            )
     repeated = {p: c for p, c in base.rounds[0]["requests"].items() if c > 1}
     lines += [
         "",
@@ -293,11 +378,11 @@ def report(sites: list[Site], command: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--variants", default="plain,pyc,snapshot", help=", ".join(VARIANTS))
+    parser.add_argument("--variants", default="bare,snapshot", help=", ".join(VARIANTS))
     parser.add_argument("--baseline", metavar="LABEL=DIST", help="a dist/ built elsewhere")
     args = parser.parse_args()
     names = [name for name in args.variants.split(",") if name]
-    unknown = [name for name in names if name not in VARIANTS]
+    unknown = [name for name in names if name.partition("?")[0] not in VARIANTS]
     if unknown:
         raise SystemExit(f"unknown variants {unknown}; choose from {list(VARIANTS)}")
     tool = load_build()
@@ -306,9 +391,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         sites = []
         for name in names:
-            dist = Path(folder) / name
-            info = tool.build(dist, start=tool.Start(**VARIANTS[name]))
-            sites.append(Site(tool, name, dist, info))
+            variant, _, query = name.partition("?")  # "snapshot?x": that build, page URL ?x
+            dist = Path(folder) / name.replace("?", "_")
+            if variant == BARE:
+                dist.mkdir()
+                info = build_bare(tool, dist)
+            else:
+                info = tool.build(dist, start=tool.Start(**VARIANTS[variant]))
+            site = Site(tool, name, dist, info)
+            site.url += f"?{query}" if query else ""
+            sites.append(site)
         if args.baseline:
             label, _, baseline = args.baseline.partition("=")
             info = json.loads((Path(baseline) / "build.json").read_text(encoding="utf-8"))
@@ -324,9 +416,9 @@ def main() -> None:
     command = f"python3 bench/bench_boot.py --repeats {args.repeats} --variants {','.join(names)}"
     if args.baseline:
         command += f" --baseline {args.baseline}"
-    info = sites[0].info
+    info = next((site.info for site in sites if not site.bare), sites[0].info)
     print(
-        f"build {info['build']} ({info['wheel']}), Pyodide {info['pyodide_version']}, "
+        f"build {info['build']} ({info.get('wheel')}), Pyodide {tool.PYODIDE_VERSION}, "
         f"Chromium at {CHROMIUM if shutil.which(CHROMIUM) else 'Playwright default'}\n"
     )
     print(report(sites, command))

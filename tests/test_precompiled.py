@@ -48,6 +48,13 @@ def stdlib(tool: ModuleType) -> Path:
 
 
 @pytest.fixture(scope="module")
+def shipped_stdlib(tool: ModuleType) -> Path:
+    """The standard library the app ships: the precompiled one, trimmed to what it imports."""
+    path: Path = tool.ensure_stdlib_trimmed()
+    return path
+
+
+@pytest.fixture(scope="module")
 def wheels(tool: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(the wheel as built, the same wheel precompiled)."""
     source = tool.build_wheel(tmp_path_factory.mktemp("source"))
@@ -68,6 +75,42 @@ def test_stdlib_zip_holds_bytecode_for_every_module(tool: ModuleType, stdlib: Pa
         assert {info.date_time for info in infos} == {(1980, 1, 1, 0, 0, 0)}
         header = compiled.read("json/__init__.pyc")[:8]
     assert header[2:4] == b"\r\n" and header[4:8] == (1).to_bytes(4, "little")  # unchecked hash
+
+
+def test_trimmed_stdlib_is_a_part_of_the_whole_with_every_import_of_the_app(
+    tool: ModuleType, stdlib: Path, shipped_stdlib: Path
+) -> None:
+    with zipfile.ZipFile(stdlib) as whole, zipfile.ZipFile(shipped_stdlib) as part:
+        kept = part.infolist()
+        for info in kept:  # the same entries, byte for byte, in the same order
+            assert whole.read(info.filename) == part.read(info), info.filename
+        names = [info.filename for info in kept]
+        every = whole.namelist()
+        assert names == [name for name in every if name in set(names)]
+    assert shipped_stdlib.stat().st_size < stdlib.stat().st_size / 2
+    for module in tool.stdlib_roots():  # every one that is not built into the interpreter
+        path = module.replace(".", "/")
+        if f"{path}.pyc" in every or f"{path}/__init__.pyc" in every:
+            assert f"{path}.pyc" in names or f"{path}/__init__.pyc" in names, module
+    # Every codec (found by name at run time); what Pyodide's start, the worker's calls
+    # (unpackArchive, importlib.invalidate_caches) and the engine's modules load lazily.
+    assert all(n in names for n in every if n.startswith("encodings/"))
+    for module in (
+        "pyodide/__init__",
+        "_pyodide/_base",
+        "tarfile",
+        "importlib/metadata/__init__",
+        "email/__init__",
+        "decimal",
+    ):
+        assert f"{module}.pyc" in names, module
+    assert "unittest/__init__.pyc" not in names and "http/client.pyc" not in names
+
+
+def test_engine_imports_are_found_in_its_sources(tool: ModuleType) -> None:
+    imports = tool.engine_imports()
+    assert {"json", "hashlib", "dataclasses", "fractions"} <= set(imports)
+    assert not [name for name in imports if name.split(".")[0] == "tapete"]
 
 
 def test_precompiled_wheel_adds_bytecode_and_is_reproducible(
@@ -91,17 +134,19 @@ def test_precompiled_wheel_adds_bytecode_and_is_reproducible(
 @pytest.mark.parametrize("mode", ["loadPackage", "snapshot"])
 def test_answers_match_cpython(
     tool: ModuleType,
-    stdlib: Path,
+    shipped_stdlib: Path,
     wheels: tuple[Path, Path],
     mode: str,
     tmp_path: Path,
 ) -> None:
-    """Precompiled stdlib and wheel; in mode "snapshot", from a restored memory snapshot."""
+    """The shipped stdlib (precompiled and trimmed) and the precompiled wheel; in mode
+    "snapshot", from a restored memory snapshot."""
     config: dict[str, Any] = {
         "mode": mode,
         "pyodide": str(tool.ensure_pyodide()),
         "wheel": str(wheels[1]),
-        "stdlib": str(stdlib),
+        "stdlib": str(shipped_stdlib),
+        "metadata": False,
         "requests": all_requests(),
         "python": WHERE,
     }

@@ -179,11 +179,16 @@ def runtime(build_module: ModuleType) -> Path:
 
 
 @pytest.fixture(scope="module")
-def loaded(runtime: Path, wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """One Pyodide run: the wheel by ``loadPackage``, every request, every playout."""
+def loaded(
+    build_module: ModuleType, runtime: Path, wheel: Path, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Any]:
+    """One Pyodide run with the standard library the app ships (precompiled, trimmed to what
+    it imports): the wheel by ``loadPackage``, every request, every playout."""
     config = {
         "mode": "loadPackage",
         "pyodide": str(runtime),
+        "stdlib": str(build_module.ensure_stdlib_trimmed(runtime)),
+        "metadata": False,
         "wheel": str(wheel),
         "requests": all_requests(),
         "playouts": PLAYOUTS,

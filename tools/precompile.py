@@ -1,4 +1,5 @@
-"""Compile Python sources to .pyc inside Pyodide (run by tools/precompile.mjs, never by CPython).
+"""Compile Python sources to .pyc inside Pyodide (run by tools/precompile.mjs, never by CPython),
+and trim the compiled standard library to what the app imports.
 
 Python 3.14's standard library ships as source in the npm package ``pyodide``, so every start
 compiles what it imports. These functions write the same files as bytecode, made by the very
@@ -10,8 +11,10 @@ their date, so the output is reproducible byte for byte.
 
 from __future__ import annotations
 
+import ast
 import base64
 import hashlib
+import importlib
 import importlib.util
 import marshal
 import sys
@@ -78,3 +81,77 @@ def wheel(source_wheel: str, out_wheel: str) -> int:
         record_info = next(info for info in infos if info.filename == record)
         out.writestr(record_info, "".join(sorted(lines, key=lambda line: line.split(",")[0])))
     return len(compiled)
+
+
+# -- the standard library the app needs ---------------------------------------------------------
+
+
+def imported_names(source: str) -> set[str]:
+    """Every module an ``import`` statement of ``source`` names, at any depth (inside functions
+    too), absolute imports only, with their parent packages."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        for name in found:
+            parts = name.split(".")
+            names.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
+    return names
+
+
+def import_quietly(name: str) -> None:
+    try:
+        importlib.import_module(name)
+    except Exception:  # not a module (``from x import function``), or not on this platform
+        pass
+
+
+def needed_modules(roots: list[str]) -> set[str]:
+    """What an app that imports ``roots`` (the engine's and the worker's own imports of the
+    standard library) loads in this Pyodide: the modules of Pyodide's own start (already in
+    ``sys.modules``), each root and what importing it imports, one level down every module a
+    root's own functions import lazily, and what ``importlib.invalidate_caches`` loads (the
+    worker calls it when it unpacks the wheel with Python)."""
+    for name in roots:
+        import_quietly(name)
+    for name in roots:
+        try:
+            module = sys.modules[name]
+            source = module.__spec__.loader.get_source(module.__spec__.name)
+        except Exception:  # built in, frozen, or an alias (collections.abc): no source here
+            source = None
+        for lazy in sorted(imported_names(source or "")):
+            import_quietly(lazy)
+    importlib.invalidate_caches()
+    return set(sys.modules)
+
+
+def module_of(path: str) -> str:
+    """The module a zip entry belongs to: "json/decoder.pyc" -> "json.decoder",
+    "json/__init__.pyc" -> "json", "encodings/" -> "encodings"."""
+    name = path.rstrip("/").removesuffix(".pyc").removesuffix("/__init__")
+    return name.replace("/", ".")
+
+
+# Packages kept whole: ``encodings`` finds a codec by its name, at run time.
+WHOLE = ("encodings",)
+
+
+def trim(compiled_zip: str, out_zip: str, roots: str) -> int:
+    """``compiled_zip`` (the whole standard library as .pyc) with only the modules the app
+    needs (``needed_modules`` of the comma-separated ``roots``), their packages' folders, and
+    the packages of ``WHOLE``; entries byte for byte as they were. Returns the number of files
+    kept."""
+    needed = needed_modules([name for name in roots.split(",") if name])
+    kept = 0
+    with zipfile.ZipFile(compiled_zip) as src, zipfile.ZipFile(out_zip, "w") as out:
+        for info in src.infolist():
+            name = info.filename
+            if name.split("/")[0] in WHOLE or module_of(name) in needed:
+                out.writestr(info, src.read(info))
+                kept += 0 if name.endswith("/") else 1
+    return kept

@@ -163,6 +163,7 @@ export class EngineClient extends EventTarget {
         start: data.start,
         snapshot_error: data.snapshot_error,
         timings: data.timings,
+        fetches: data.fetches,
         games_loaded: data.games_loaded || [],
       };
       this.watch();

@@ -368,6 +368,7 @@ async function restore(loadPyodide, options, found, version) {
     const module = await factory(settings);
     unpack(await packed, memory);
     await verified;
+    mark("unpacked")();
     memory = packed = verified = null; // loadPyodide keeps its options for good, not 30 MB
     return module;
   };
@@ -418,8 +419,19 @@ async function boot() {
   const options = {
     indexURL: here("pyodide/"),
     fsInit: installer(files),
-    // Marks when WebAssembly is compiled and instantiated, before Python starts ("compiled").
-    createPyodideModule: (settings) => factory(settings).then(mark("compiled")),
+    // Marks when Emscripten's glue asks for the WebAssembly ("wasm"), when it is compiled and
+    // instantiated ("instantiated"), and when the module is ready, before Python starts
+    // ("compiled"; the file system is set up in between).
+    createPyodideModule: (settings) => {
+      const instantiate = settings.instantiateWasm;
+      if (instantiate) {
+        settings.instantiateWasm = (imports, done) => {
+          mark("wasm")();
+          return instantiate(imports, (instance, module) => done(mark("instantiated")(instance), module));
+        };
+      }
+      return factory(settings).then(mark("compiled"));
+    },
   };
   if (build.stdlib) options.stdLibURL = here(build.stdlib);
   let pyodide = null;
@@ -457,6 +469,10 @@ async function boot() {
   post({ op: "boot", stage: "engine", done: 3, total });
   mark("ready")();
   const ready = { op: "ready", engine_version: version, pyodide_version: pyodide.version, start, timings };
+  // What this worker fetched, and when (ms after it started): [start, end] by file name.
+  ready.fetches = Object.fromEntries(performance.getEntriesByType("resource").map((entry) => [
+    entry.name.split("/").pop(), [Math.round(entry.startTime), Math.round(entry.responseEnd)],
+  ]));
   // Games already imported (none on a plain start: they load on first use; all of them in a
   // snapshot, which is made only after the idle imports).
   ready.games_loaded = JSON.parse(pyodide.runPython(`import json, sys, tapete

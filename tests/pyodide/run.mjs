@@ -6,6 +6,7 @@
 //          pyodide: dir of the npm package `pyodide`, wheel: path of tapete's wheel,
 //          stdlib?: path of the standard library zip (stdLibURL; default: the package's),
 //          micropip?: path of micropip's wheel (mode "micropip"),
+//          metadata?: false to leave out installed_version and installer (importlib.metadata),
 //          requests: [request JSON strings for tapete.api.handle],
 //          playouts: [{game, seed, players?, options?, levels: [level per seat], limit?}],
 //          python?: Python source run last; its final expression (a string) becomes OUT.python}
@@ -112,7 +113,13 @@ const t1 = performance.now();
 if (config.mode !== "snapshot") await install(py);
 const t2 = performance.now();
 
-const info = JSON.parse(py.runPython(`
+// The installed distribution's metadata, unless told not to look (config.metadata false: the
+// app's trimmed standard library has no importlib.metadata beyond what Pyodide's start needs).
+const info = JSON.parse(py.runPython(config.metadata === false ? `
+import json, sys, tapete, tapete.api
+json.dumps({"python_version": sys.version.split()[0], "platform": sys.platform,
+            "tapete_file": tapete.__file__})
+` : `
 import json, sys, importlib.metadata, tapete, tapete.api
 json.dumps({"python_version": sys.version.split()[0], "platform": sys.platform,
             "tapete_file": tapete.__file__,

@@ -302,6 +302,45 @@ def runs(site: Site, key: str) -> str:
     return ", ".join(f"{r[key]['ms']:.0f}" for r in site.rounds)
 
 
+# The worker's marks, in the order a start passes them (ms after the worker started).
+MARKS = (
+    "runtime",
+    "asm",
+    "build",
+    "wasm",
+    "wheel",
+    "instantiated",
+    "installed",
+    "compiled",
+    "read",
+    "verified",
+    "unpacked",
+    "restored",
+    "python",
+    "ready",
+)
+
+
+def phases(sites: list[Site]) -> list[str]:
+    """Where the time goes: the median of each worker mark, per configuration and visit, with
+    the worker's own start (``origin``, after navigation) first."""
+    lines = [
+        "Worker marks, medians over the rounds (ms after the worker started; `origin`: the "
+        "worker's start after navigation):",
+        "",
+        f"| configuration, visit | origin | {' | '.join(MARKS)} |",
+        f"|---|---:|{'---:|' * len(MARKS)}",
+    ]
+    for site in sites:
+        for key in VISITS:
+            cells = []
+            for mark in ("origin", *MARKS):
+                values = [r[key]["timings"][mark] for r in site.rounds if mark in r[key]["timings"]]
+                cells.append(f"{statistics.median(values):.0f}" if values else "")
+            lines.append(f"| {site.name}, {key} | {' | '.join(cells)} |")
+    return lines
+
+
 def report(sites: list[Site], command: str) -> str:
     base = sites[0]
     lines = [
@@ -363,6 +402,7 @@ def report(sites: list[Site], command: str) -> str:
                 f"- {site.name}: the worker's fetches, last round ([start, end], ms after the "
                 f"worker started): {json.dumps(fetches)}"
             )
+    lines += ["", *phases(sites)]
     repeated = {p: c for p, c in base.rounds[0]["requests"].items() if c > 1}
     lines += [
         "",

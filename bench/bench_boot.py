@@ -29,6 +29,10 @@ start to ``<html data-engine="ready">`` (the worker's ``ready``: the engine impo
 
 A variant may carry a query for the page, ``snapshot?x``: the same build, opened as ``/?x``.
 
+``--trace OUT.json`` instead records a Chrome trace of one later visit of the shipped app (a
+new tab once the first has precached the build and saved the snapshot) and prints where the
+engine worker's thread spent its time, by trace event.
+
 ``--baseline LABEL=DIST`` measures a dist/ built elsewhere in the same rounds (say, by build.py
 of an earlier commit), to compare two versions of the app side by side.
 
@@ -415,12 +419,82 @@ def report(sites: list[Site], command: str) -> str:
     return "\n".join(lines)
 
 
+TRACE_CATEGORIES = [
+    "devtools.timeline",
+    "v8",
+    "v8.wasm",
+    "disabled-by-default-v8.compile",
+    "blink",
+    "loading",
+    "ServiceWorker",
+    "toplevel",
+    "v8.execute",
+]
+
+
+def worker_thread_time(trace: Path, top: int = 16) -> list[str]:
+    """The trace events of the dedicated worker's thread that took the most time, summed by
+    name (nested events count in each of their parents: read as "where", not as a total)."""
+    data = json.loads(trace.read_text(encoding="utf-8"))
+    events = data["traceEvents"] if isinstance(data, dict) else data
+    names = {
+        (e["pid"], e["tid"]): e["args"]["name"]
+        for e in events
+        if e.get("ph") == "M" and e.get("name") == "thread_name"
+    }
+    spent: collections.Counter[str] = collections.Counter()
+    count: collections.Counter[str] = collections.Counter()
+    for e in events:
+        thread = names.get((e.get("pid"), e.get("tid")))
+        if e.get("ph") == "X" and "dur" in e and thread == "DedicatedWorker thread":
+            spent[e["name"]] += e["dur"] / 1000
+            count[e["name"]] += 1
+    return [f"{ms:8.1f} ms  x{count[name]:<5} {name}" for name, ms in spent.most_common(top)]
+
+
+def trace_later_visit(tool: ModuleType, out: Path) -> None:
+    """A Chrome trace of a later visit (a new tab, same browser) of the shipped app."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
+        dist = Path(folder) / "snapshot"
+        tool.build(dist)
+        site = Site(tool, "snapshot", dist, json.loads((dist / "build.json").read_text()))
+        options: dict[str, Any] = {"headless": True, "args": CHROMIUM_ARGS}
+        if os.path.exists(CHROMIUM):
+            options["executable_path"] = CHROMIUM
+        browser = playwright.chromium.launch(**options)
+        try:
+            context = browser.new_context()
+            page, _ = open_ready(context, site.url)
+            poll(page, PRECACHED, site.files)
+            poll(page, "() => document.documentElement.dataset.snapshot")
+            page.close()
+            page = context.new_page()
+            page.add_init_script(READY_PROBE)
+            browser.start_tracing(path=str(out), categories=TRACE_CATEGORIES)
+            page.goto(site.url)
+            poll(page, "() => window.__tapeteReadyAt")
+            info = page.evaluate("() => window.tapete.app.engine.info")
+            browser.stop_tracing()
+        finally:
+            browser.close()
+            site.close()
+    print(f"a later visit ({info['start']}), worker marks: {json.dumps(info['timings'])}")
+    print(f"the engine worker's thread, by trace event ({out}):")
+    print("\n".join(worker_thread_time(out)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--variants", default="bare,snapshot", help=", ".join(VARIANTS))
     parser.add_argument("--baseline", metavar="LABEL=DIST", help="a dist/ built elsewhere")
+    parser.add_argument("--trace", type=Path, metavar="OUT.json", help="trace a later visit")
     args = parser.parse_args()
+    if args.trace:
+        trace_later_visit(load_build(), args.trace)
+        return
     names = [name for name in args.variants.split(",") if name]
     unknown = [name for name in names if name.partition("?")[0] not in VARIANTS]
     if unknown:

@@ -40,6 +40,7 @@ import argparse
 import hashlib
 import importlib
 import json
+import os
 import platform
 import statistics
 import sys
@@ -124,9 +125,14 @@ class Timed:
 Solver = Callable[[dict[str, Any], str], int]
 
 
+INEXACT: list[tuple[dict[str, Any], str]] = []  # our solves that ran over the budget
+
+
 def ours(item: dict[str, Any], objective: str) -> int:
     solver_module._SOLVED.clear()
     solution = solve(item["table"], item["rack"], objective=objective)
+    if not solution.exact:
+        INEXACT.append((item, objective))
     return solution.value if objective == "value" else solution.tiles
 
 
@@ -418,6 +424,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="results file (JSON lines; default: results/)")
     parser.add_argument("--save", type=Path, help="write the game positions to this JSON file")
     parser.add_argument("--load", type=Path, help="read the game positions from this JSON file")
+    parser.add_argument(
+        "--dump", type=Path, help="write every timed solve (position, solver, objective) as JSON"
+    )
     args = parser.parse_args()
     if args.tournament:
         pairs = tuple(tuple(p.split("/")) for p in args.pairs.split(","))
@@ -446,18 +455,29 @@ def main() -> None:
     objectives = ("tiles", "value")
     print(f"python3 bench/bench_rummikub.py {' '.join(sys.argv[1:])}")
     print(f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}")
+    print(f"load average at the start: {' / '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print()
     everything: list[dict[str, Any]] = []
     answers: list[int] = []
+    dumped: list[dict[str, Any]] = []
     for title, items in (("Positions of bot games", games), ("Late, crowded positions", late)):
         if not items:
             continue
         runs = interleaved(items, solvers, objectives)
         print("\n".join(report(title, items, runs)))
         print()
+        dumped += [
+            {"set": title, "index": i, "solver": n, "objective": o, "cpu": t.cpu, "found": t.found}
+            for (n, o), timed in runs.items()
+            for i, t in enumerate(timed)
+        ]
         everything += items
         for index in range(len(items)):
             answers += [runs[("tapete", o)][index].found for o in objectives]
+    print(f"our solves over the budget (not exact): {len(INEXACT)}")
+    print(f"load average at the end: {' / '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    if args.dump:
+        args.dump.write_text(json.dumps({"games": games, "late": late, "solves": dumped}))
     if args.pyodide:
         pyodide_wall, pyodide_answers, name = time_pyodide(everything)
         print(summary(f"tapete in {name} (wall, both objectives)", pyodide_wall))

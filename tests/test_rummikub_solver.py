@@ -507,7 +507,8 @@ def test_bad_input_is_refused() -> None:
 
 
 # (seed number, joker rule, jokers on the table, jokers in the rack): every split of the jokers
-# the late positions have, 0-2 on each side and at most two in all, under RACK_ONLY (pins)
+# the late positions have (0-2 on each side, at most two in all) with a joker under RACK_ONLY
+# (the pins), the table's jokers under RACK_OR_TABLE too, and none (where the rule is moot)
 LATE_ILP_CASES = [
     (4, "RACK_OR_TABLE", 0, 0),
     (0, "RACK_ONLY", 0, 1),

@@ -29,6 +29,9 @@ Its model also differs: a table joker is always free (our default, RACK_ONLY, pi
 its sets have no joker in a group of four nor at the end of a run of four or five. So answers
 are compared only without jokers on the table, where ours must never be lower.
 
+``--ilp`` checks every answer of ours (both objectives, table jokers and all) against the
+integer program of tests/rummikub_ilp.py, which shares no code with the solver.
+
 ``--pyodide`` also solves the same positions with the freshly built wheel in the pinned Pyodide
 runtime under Node (as bench_engine.py does), after the CPython run, and checks that every
 answer is the same.
@@ -40,6 +43,7 @@ import argparse
 import hashlib
 import importlib
 import json
+import os
 import platform
 import statistics
 import sys
@@ -124,9 +128,14 @@ class Timed:
 Solver = Callable[[dict[str, Any], str], int]
 
 
+INEXACT: list[tuple[dict[str, Any], str]] = []  # our solves that ran over the budget
+
+
 def ours(item: dict[str, Any], objective: str) -> int:
     solver_module._SOLVED.clear()
     solution = solve(item["table"], item["rack"], objective=objective)
+    if not solution.exact:
+        INEXACT.append((item, objective))
     return solution.value if objective == "value" else solution.tiles
 
 
@@ -226,6 +235,26 @@ def report(
                 f"{len(pairs)}, ours higher on {higher}, lower on {len(pairs) - same - higher}"
             )
     return lines
+
+
+def ilp_check(items: list[dict[str, Any]], answers: list[int]) -> list[tuple[int, str, int, int]]:
+    """Our answers (tiles, then value, per position, as ``answers`` holds them) against the
+    integer program of tests/rummikub_ilp.py (SciPy's milp; our model, table jokers and all):
+    (position, objective, ours, the ILP's) where they differ."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    ilp: Any = importlib.import_module("rummikub_ilp")
+    melds: Any = importlib.import_module("tapete.rummikub.melds")
+    wrong = []
+    for index, item in enumerate(items):
+        table = []
+        for entry in item["table"]:
+            tiles, kind = (entry, None) if isinstance(entry, list) else (entry["group"], "group")
+            table.append(melds.Meld(melds.read_meld(tiles, kind).kind, tuple(tiles)))
+        for step, objective in enumerate(("tiles", "value")):
+            best = ilp.ilp_best(table, item["rack"], objective)
+            if best != answers[2 * index + step]:
+                wrong.append((index, objective, answers[2 * index + step], best))
+    return wrong
 
 
 def table_jokers(item: dict[str, Any]) -> list[str]:
@@ -418,6 +447,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="results file (JSON lines; default: results/)")
     parser.add_argument("--save", type=Path, help="write the game positions to this JSON file")
     parser.add_argument("--load", type=Path, help="read the game positions from this JSON file")
+    parser.add_argument(
+        "--dump", type=Path, help="write every timed solve (position, solver, objective) as JSON"
+    )
+    parser.add_argument(
+        "--ilp", action="store_true", help="check our answers against tests/rummikub_ilp.py"
+    )
     args = parser.parse_args()
     if args.tournament:
         pairs = tuple(tuple(p.split("/")) for p in args.pairs.split(","))
@@ -446,18 +481,34 @@ def main() -> None:
     objectives = ("tiles", "value")
     print(f"python3 bench/bench_rummikub.py {' '.join(sys.argv[1:])}")
     print(f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}")
+    print(f"load average at the start: {' / '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print()
     everything: list[dict[str, Any]] = []
     answers: list[int] = []
+    dumped: list[dict[str, Any]] = []
     for title, items in (("Positions of bot games", games), ("Late, crowded positions", late)):
         if not items:
             continue
         runs = interleaved(items, solvers, objectives)
         print("\n".join(report(title, items, runs)))
         print()
+        dumped += [
+            {"set": title, "index": i, "solver": n, "objective": o, "cpu": t.cpu, "found": t.found}
+            for (n, o), timed in runs.items()
+            for i, t in enumerate(timed)
+        ]
         everything += items
         for index in range(len(items)):
             answers += [runs[("tapete", o)][index].found for o in objectives]
+    print(f"our solves over the budget (not exact): {len(INEXACT)}")
+    if args.ilp:
+        wrong = ilp_check(everything, answers)
+        print(f"tests/rummikub_ilp.py disagrees on {len(wrong)} of our {len(answers)} solves")
+        for index, objective, ours_found, best in wrong:
+            print(f"- position {index} ({objective}): ours {ours_found}, the ILP {best}")
+    print(f"load average at the end: {' / '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    if args.dump:
+        args.dump.write_text(json.dumps({"games": games, "late": late, "solves": dumped}))
     if args.pyodide:
         pyodide_wall, pyodide_answers, name = time_pyodide(everything)
         print(summary(f"tapete in {name} (wall, both objectives)", pyodide_wall))

@@ -21,7 +21,7 @@ from tapete.rng import Rng
 from tapete.rummikub import solve
 from tapete.rummikub.melds import Meld, MeldError, read_meld
 from tapete.rummikub.rules import unreplaced_jokers, validate_play
-from tapete.rummikub.tiles import COLOURS, JOKER, code_of
+from tapete.rummikub.tiles import COLOURS, JOKER, code_of, number_of
 
 OPTIONS = {
     "initial_meld_threshold": 30,
@@ -417,6 +417,18 @@ def test_prefers_the_table_as_it_was() -> None:
     assert grown.melds[0] == ("R1", "R2", "R3") and grown.melds[2] == ("K7", "B7", "Y7")
 
 
+def test_kept_groups_keep_the_order_of_their_tiles() -> None:
+    """A group laid in another order than the solver's (colours K R B Y) comes back as it was
+    when it is kept, whether the play is empty or not (it once came back reordered)."""
+    table = [["B9", "K9", "R9"], ["Y5", "B5", "K5"], ["R1", "R2", "R3"]]
+    nothing = best(table, ["R8", "K7", "R7", "K6"], objective="tiles")
+    assert nothing.placed == () and nothing.changed == ()
+    assert nothing.melds == tuple(tuple(m) for m in table)
+    grown = best(table, ["R4"])
+    assert grown.placed == ("R4",) and grown.changed == (2,)
+    assert grown.melds[:2] == (("B9", "K9", "R9"), ("Y5", "B5", "K5"))
+
+
 # once the slowest of 1,931 positions of bench_rummikub's games: two table jokers, 18 tiles in
 # the rack, the whole rack (140) out of reach; the optimum is 130
 SLOW_TABLE = [
@@ -494,11 +506,30 @@ def test_bad_input_is_refused() -> None:
 # -- late, crowded positions against the integer program --------------------------------------
 
 
-@pytest.mark.parametrize("number", range(6))
-def test_late_crowded_positions_match_the_ilp(number: int) -> None:
+# (seed number, joker rule, jokers on the table, jokers in the rack): every split of the jokers
+# the late positions have (0-2 on each side, at most two in all) with a joker under RACK_ONLY
+# (the pins), the table's jokers under RACK_OR_TABLE too, and none (where the rule is moot)
+LATE_ILP_CASES = [
+    (4, "RACK_OR_TABLE", 0, 0),
+    (0, "RACK_ONLY", 0, 1),
+    (10, "RACK_ONLY", 0, 2),
+    (3, "RACK_ONLY", 1, 0),
+    (8, "RACK_ONLY", 1, 1),
+    (12, "RACK_OR_TABLE", 1, 1),
+    (1, "RACK_ONLY", 2, 0),
+    (2, "RACK_ONLY", 2, 0),
+    (5, "RACK_OR_TABLE", 2, 0),
+]
+
+
+@pytest.mark.parametrize(("number", "rule", "on_table", "in_rack"), LATE_ILP_CASES)
+def test_late_crowded_positions_match_the_ilp(
+    number: int, rule: str, on_table: int, in_rack: int
+) -> None:
     """bench/rummikub_late.py's positions (tables of 60-80 tiles, racks of 10-40, jokers on
     either side), too big for the exhaustive oracle: the integer program of
-    tests/rummikub_ilp.py must find the same best, for both objectives and both joker rules."""
+    tests/rummikub_ilp.py must find the same best, for both objectives, both joker rules and
+    every split of the jokers between the table and the rack."""
     import helpers
     from rummikub_ilp import ilp_best
 
@@ -507,7 +538,8 @@ def test_late_crowded_positions_match_the_ilp(number: int) -> None:
     for entry in item["table"]:
         tiles, kind = (entry, None) if isinstance(entry, list) else (entry["group"], "group")
         table.append(Meld(read_meld(tiles, kind).kind, tuple(tiles)))
-    rule = "RACK_ONLY" if number < 4 else "RACK_OR_TABLE"
+    jokers = sum(m.tiles.count(JOKER) for m in table), item["rack"].count(JOKER)
+    assert jokers == (on_table, in_rack)  # the case covers the split it says
     options = dict(OPTIONS, joker_replacement_source=rule)
     for objective in ("tiles", "value"):
         solution = solve(item["table"], item["rack"], objective=objective, options=options)
@@ -515,3 +547,50 @@ def test_late_crowded_positions_match_the_ilp(number: int) -> None:
         expected = ilp_best(table, item["rack"], objective, rack_only=rule == "RACK_ONLY")
         assert got == expected, (item, objective, rule)
         check_answer(table, item["rack"], solution, options)
+
+
+def late_window(item: dict[str, Any], low: int, width: int) -> tuple[list[Meld], list[str]]:
+    """The part of a late position within the numbers ``low`` to ``low + width - 1``: its groups
+    of those numbers, its runs cut to them (when what is left is still a run), its rack tiles of
+    those numbers (at most six) and its jokers. As crowded as the whole, and small enough for
+    the exhaustive oracle."""
+    high = low + width - 1
+    table = []
+    for entry in item["table"]:
+        tiles, kind = (entry, None) if isinstance(entry, list) else (entry["group"], "group")
+        reading = read_meld(tiles, kind)
+        if reading.kind == "run":
+            tiles = [t for i, t in enumerate(tiles) if low <= reading.number + i <= high]
+        elif not low <= reading.number <= high:
+            continue
+        try:
+            table.append(Meld(read_meld(tiles, reading.kind).kind, tuple(tiles)))
+        except MeldError:
+            continue
+    rack = [t for t in item["rack"] if t == JOKER or low <= number_of(t) <= high]
+    return table, rack[:6]
+
+
+@pytest.mark.parametrize("batch", range(2))
+def test_late_windows_match_the_oracle(batch: int) -> None:
+    """Three numbers of bench/rummikub_late.py's positions (tables of 6-23 tiles, most of their
+    slots filled, jokers on either side) against the exhaustive oracle, both objectives; the
+    tables' groups keep their tiles' order when nothing is played. (Jokers on both sides at
+    once make the oracle slow, 10-25 s a window: test_late_crowded_positions_match_the_ilp
+    has such positions whole.)"""
+    import helpers
+
+    late = helpers.load_bench("rummikub_late")
+    on_table = in_rack = 0
+    for number in range(30):
+        rng = Rng.derive("solver-late-window", batch, number)
+        table, rack = late_window(late.late_position(rng), 1 + rng.below(11), 3)
+        on_table += any(JOKER in m.tiles for m in table)
+        in_rack += JOKER in rack
+        for objective in ("tiles", "value"):
+            expected = Oracle(table, rack, objective, True).solve()
+            solution = solve(table_json(table), rack, objective=objective, options=OPTIONS)
+            got = solution.value if objective == "value" else solution.tiles
+            assert got == expected, (table_json(table), rack, objective, solution)
+            check_answer(table, rack, solution, OPTIONS)
+    assert on_table >= 6 and in_rack >= 6  # a fifth of them with jokers on either side

@@ -518,13 +518,15 @@ def as_built(meld: Meld, reading: Reading, index: int) -> Built:
 
 def layout(
     old: Sequence[tuple[Meld, Reading]], melds: list[Built]
-) -> tuple[list[Built], tuple[int, ...]]:
-    """Kept melds where they were, changed ones in the place of the meld they most come from,
-    new ones at the end."""
+) -> tuple[list[tuple[str, ...]], list[str], tuple[int, ...]]:
+    """Kept melds where they were, as they were (a group's tiles in the old order too),
+    changed ones in the place of the meld they most come from, new ones at the end: the
+    tiles and kind of each, and the indices of the changed and new ones."""
     left = list(melds)
     canonical = {id(b): Meld(b.kind, b.tiles()).canonical() for b in melds}
     sources = {id(b): b.sources() for b in melds}
-    out: list[Built] = []
+    tiles: list[tuple[str, ...]] = []
+    kinds: list[str] = []
     changed: list[int] = []
     for index, (meld, _) in enumerate(old):
         wanted = meld.canonical()
@@ -533,10 +535,14 @@ def layout(
             same = max(left, key=lambda b: sources[id(b)][index], default=None)
             if same is None or sources[id(same)][index] == 0:
                 continue
-            changed.append(len(out))
+            changed.append(len(tiles))
+            tiles.append(same.tiles())
+        else:
+            tiles.append(meld.tiles)
         left.remove(same)
-        out.append(same)
+        kinds.append(same.kind)
     for built in left:
-        changed.append(len(out))
-        out.append(built)
-    return out, tuple(changed)
+        changed.append(len(tiles))
+        tiles.append(built.tiles())
+        kinds.append(built.kind)
+    return tiles, kinds, tuple(changed)

@@ -417,12 +417,12 @@ def _solution(
     explored: int = 0,
 ) -> Solution:
     """Lay the melds out in the old table's order and describe the play."""
-    ordered, changed = layout(old, melds)
-    new_tiles = Counter(t for b in ordered for t in b.tiles())
+    laid, laid_kinds, changed = layout(old, melds)
+    new_tiles = Counter(t for m in laid for t in m)
     old_tiles = Counter(t for m, _ in old for t in m.tiles)
     placed = tuple(sorted_tiles((new_tiles - old_tiles).elements()))
-    kinds = tuple(b.kind for b in ordered)
-    tiles = tuple(b.tiles() for b in ordered)
+    kinds = tuple(laid_kinds)
+    tiles = tuple(laid)
     penalty = int(opts["joker_rack_penalty"])
     value = sum(penalty if t == JOKER else number_of(t) for t in placed)
     return Solution(placed, tiles, kinds, value, len(placed), changed, exact, explored)

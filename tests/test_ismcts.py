@@ -713,3 +713,15 @@ def test_the_three_models_decide_from_the_view_alone() -> None:
     assert ai.decide(GAME, state, seat, Rng(7), level) == ai.decide(
         GAME, world, seat, Rng(7), level
     )
+
+
+def test_the_duck_gate_waits_for_the_score_sheet() -> None:
+    state = play_to(GAME.new_game("GATE", None, 4), lambda s: s.round == 4 and s.phase == "bid")
+    rows = state.history
+    assert ai.duck_odds(replace(state, history=()), 0, 0.05, 1.0) is None  # no evidence yet
+    assert ai.duck_odds(replace(state, history=()), 0, 0.05) is not None  # the plain prior
+    made = tuple(replace(r, tricks=(r.bids[0], *r.tricks[1:])) for r in rows)
+    over = tuple(replace(r, tricks=(r.bids[0] + 1, *r.tricks[1:])) for r in rows)
+    assert ai.duck_odds(replace(state, history=made), 0, 0.05, 1.0) is None
+    odds = ai.duck_odds(replace(state, history=over), 0, 0.05, 1.0)
+    assert odds is not None and odds[0] == 0.0 and all(p > 0.05 for p in odds[1:])

@@ -613,7 +613,9 @@ def outcome(bid: int, tricks: int) -> int:
     return 0 if tricks < bid else 1 if tricks == bid else 2
 
 
-def duck_odds(state: WizardState, seat: int, prior: float) -> list[float] | None:
+def duck_odds(
+    state: WizardState, seat: int, prior: float, gate: float = 0.0
+) -> list[float] | None:
     """How likely each other seat is to be a ducker (it ducks every trick it can), this game.
 
     Two models of a seat: it plays for its bid, or it always ducks. Starting from ``prior``
@@ -623,7 +625,9 @@ def duck_odds(state: WizardState, seat: int, prior: float) -> list[float] | None
     others). In card play each world weighs them again by the round's cards, read against the
     hand it gives the seat (:func:`duck_evidence`; nothing of bidders whose bid is hidden). The
     simulations let a seat duck everything in a share of their worlds equal to its odds
-    (:func:`mixed_shift`). ``seat`` itself: 0. ``prior`` 0 reads nothing (None).
+    (:func:`mixed_shift`). ``seat`` itself: 0. ``prior`` 0 reads nothing (None). With a
+    ``gate``, nobody is believed to duck (None) until the score sheet favours duckers by more
+    than that likelihood ratio: no prior before any evidence.
     """
     if prior <= 0.0:
         return None
@@ -631,6 +635,8 @@ def duck_odds(state: WizardState, seat: int, prior: float) -> list[float] | None
     for row in state.history:
         k = outcome(row.bids[seat], row.tricks[seat])
         own *= OWN_AMONG_DUCKERS[k] / OWN_AMONG_BIDDERS[k]
+    if gate > 0.0 and own <= gate:
+        return None
     ratio = prior / (1.0 - prior) * own ** (1.0 / (state.players - 1))
     odds = ratio / (1.0 + ratio)
     return [0.0 if other == seat else odds for other in range(state.players)]
@@ -822,7 +828,7 @@ class WizardDomain:
         self.sampler = WorldSampler(game, state, seat)
         self.start = round_from_state(state)
         self.start.shift = tendencies(state, seat, level.prior)
-        self.odds = duck_odds(state, seat, level.duck)
+        self.odds = duck_odds(state, seat, level.duck, level.duck_gate)
         self.evidence = duck_evidence(state, self.hidden) if self.odds is not None else []
         self.high = level.high
         self.high_events = high_evidence(state, seat) if self.high > 0.0 else []
@@ -923,8 +929,10 @@ class Level:
     players believed to duck every trick before any evidence, in card play (:func:`duck_odds`;
     0: every seat plays for its bid), ``duck_bid`` the same in the bid simulations (measured,
     a share of duckers there cost bids against players who take their tricks; BENCHMARKS.md,
-    Wizard pool), ``own`` how many cards of no bias :func:`own_excess` assumes before it
-    believes how the seat's own rounds have landed against its bids (0: it reads nothing),
+    Wizard pool), ``duck_gate`` the likelihood ratio the score sheet must show for duckers
+    before ``duck`` applies (0: always), ``own`` how many cards of no bias :func:`own_excess`
+    assumes before it believes how the seat's own rounds have landed against its bids (0: it
+    reads nothing),
     ``high`` the share of players believed to play their dearest card always, in card play
     (:func:`high_evidence`; 0: off).
     """
@@ -939,13 +947,20 @@ class Level:
     prior: float = 0.0
     duck: float = 0.0
     duck_bid: float = 0.0
+    duck_gate: float = 0.0
     high: float = 0.0
     own: float = 0.0
 
 
+# What the other players have shown in this game (issue 19; BENCHMARKS.md, Wizard pool): their
+# tendencies (``prior``), the seat's own excess over its bids (``own``), and, once the score
+# sheet favours a table of duckers, the chance that a seat ducks every trick (``duck``,
+# ``duck_gate``) weighed by its cards in each world of the card search
+READING = {"prior": 10.0, "own": 8.0, "duck": 0.05, "duck_gate": 1.0}
+
 LEVELS: dict[str, Level] = {
-    "normal": Level(iterations=200, per_card=50, max_plays=6_000, bid_sims=200, prior=10.0),
-    "hard": Level(iterations=1_500, per_card=250, max_plays=40_000, bid_sims=1_200, prior=10.0),
+    "normal": Level(iterations=200, per_card=50, max_plays=6_000, bid_sims=200, **READING),
+    "hard": Level(iterations=1_500, per_card=250, max_plays=40_000, bid_sims=1_200, **READING),
 }
 
 

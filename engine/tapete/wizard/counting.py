@@ -62,34 +62,9 @@ def bid_estimate(view: dict[str, Any]) -> float:
     return total
 
 
-OWN_PRIOR = 0.0
-"""How many cards of no bias :func:`own_excess` assumes before it believes the seat's own rows
-(0: it reads nothing)."""
-
-
-def own_excess(view: dict[str, Any], prior: float) -> float:
-    """The tricks the seat took beyond what it expected, per card, over this game's score sheet.
-
-    Its own rows only: a round where it bid ``bid`` with its estimate already moved by
-    ``shift`` (this reading of the rows before, times the hand size) and took ``tricks`` says
-    ``tricks - bid + shift``; summed, per card dealt, shrunk as if ``prior`` more cards had
-    landed on the estimate. A table that leaves it tricks (players who duck) makes it positive.
-    """
-    rows = view.get("history") or []
-    if prior <= 0.0 or not rows:
-        return 0.0
-    seat: int = view["seat"]
-    total, dealt = 0.0, prior
-    for row in rows:
-        shift = total / dealt * row["round"]
-        total += row["tricks"][seat] - row["bids"][seat] + shift
-        dealt += row["round"]
-    return total / dealt
-
-
 def choose_bid(view: dict[str, Any], legal: Sequence[int]) -> int:
     """The bid nearest the estimate; the last to bid rounds toward the tricks left over."""
-    expected = bid_estimate(view) + own_excess(view, OWN_PRIOR) * view["round"]
+    expected = bid_estimate(view)
     seat = view["seat"]
     others = [b for s, b in enumerate(view["bids"]) if s != seat]
     if all(b is not None for b in others):  # the last bidder sees every other bid

@@ -22,8 +22,14 @@ policy        how every seat plays in a simulation: the simple bot's rules (win 
               you need tricks, dump your highest loser once you have enough), with a little noise
 tendency      how far a seat has landed below its bids in this game (the score sheet): the
               search lowers that seat's aim by it (:func:`tendencies`, ``Round.shift``)
+own excess    how many tricks more than its bids the seat itself has taken in this game (its
+              rows of the score sheet): the bid simulation moves its own tricks by it
+              (:func:`own_excess`, ``Level.own``)
 ducker        a seat that ducks every trick it can: the other model of a seat in the mixture
-              of :func:`duck_odds` (off unless ``Level.duck`` > 0)
+              of :func:`duck_odds`, in card play once the score sheet favours duckers
+              (``Level.duck``, ``Level.duck_gate``)
+always high   a seat that plays its dearest legal card every time (``GRABBED``; the third
+              model of :meth:`WizardDomain.three_models`, off unless ``Level.high`` > 0)
 level         easy (the simple bot with noise), normal and hard (search budgets)
 
 Budgets are counted in simulated games (iterations), never in seconds, so a move reproduces

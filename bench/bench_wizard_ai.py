@@ -60,7 +60,7 @@ sys.path.insert(0, str(ROOT / "engine"))
 import wizard_pool  # noqa: E402
 from tapete.bots import choose_move  # noqa: E402
 from tapete.rng import Rng  # noqa: E402
-from tapete.wizard import GAME, ai  # noqa: E402
+from tapete.wizard import GAME, ai, counting  # noqa: E402
 from tapete.wizard.bots import simple_bot  # noqa: E402
 
 DEFAULT_OUT = ROOT / "bench" / "results" / "wizard_ai.jsonl"
@@ -71,13 +71,18 @@ PLAYERS = 4
 
 
 def apply_tuning(tune: str) -> None:
-    """``--tune key=value,...`` overrides fields of every search level in this process."""
+    """``--tune key=value,...`` overrides fields of every search level in this process
+    (``counting.NAME=value``: a constant of the heuristic level's module instead)."""
     if not tune:
         return
     changes: dict[str, Any] = {}
     for item in tune.split(","):
         key, value = item.split("=")
-        changes[key] = float(value) if "." in value else int(value) if value.isdigit() else value
+        parsed = float(value) if "." in value else int(value) if value.isdigit() else value
+        if key.startswith("counting."):  # a constant of the heuristic level's module
+            setattr(counting, key.removeprefix("counting."), parsed)
+            continue
+        changes[key] = parsed
     for name, level in list(ai.LEVELS.items()):
         ai.LEVELS[name] = replace(level, **changes)
         GAME.bots[name] = ai.search_bot(ai.LEVELS[name])
@@ -160,6 +165,7 @@ def play_game(job: Job) -> dict[str, Any]:
         "scores": [int(x) for x in state.scores],
         "winners": winners,
         "made": made,
+        "own": [[r.bids[rot], r.tricks[rot]] for r in state.history],  # the level's bid, tricks
         "rounds": len(state.history),
         "seconds": round(time.perf_counter() - started, 2),
         "cpu_seconds": round(time.process_time() - cpu, 2),

@@ -577,3 +577,151 @@ def test_the_duck_mixture_decides_from_the_view_alone() -> None:
     first = ai.decide(GAME, state, seat, Rng(7), level)
     second = ai.decide(GAME, swapped, seat, Rng(7), level)
     assert first == second
+
+
+def test_own_excess_reads_the_seats_own_rows_only() -> None:
+    state = play_to(GAME.new_game("OWNX", None, 4), lambda s: s.round == 6 and s.phase == "bid")
+    assert ai.own_excess(state, 0, 0.0) == 0.0  # off
+    assert ai.own_excess(replace(state, history=()), 0, 8.0) == 0.0  # nothing shown yet
+    rows = state.history
+
+    def with_tricks(extra: int) -> WizardState:
+        return replace(
+            state,
+            history=tuple(replace(r, tricks=(r.bids[0] + extra, *r.tricks[1:])) for r in rows),
+        )
+
+    # a seat that landed on its bid every round reads 0; over it, more; under it, less
+    assert ai.own_excess(with_tricks(0), 0, 8.0) == 0.0
+    over, under = ai.own_excess(with_tricks(1), 0, 8.0), ai.own_excess(with_tricks(-1), 0, 8.0)
+    assert over > 0.0 > under
+    # the first row counts fully, later rows add back the shift their bid was made with
+    first = rows[0]
+    assert ai.own_excess(replace(with_tricks(1), history=(with_tricks(1).history[0],)), 0, 8.0) == (
+        pytest.approx(1 / (first.round + 8.0))
+    )
+    # the other seats' rows say nothing about the seat's own excess
+    others = tuple(replace(r, tricks=(r.tricks[0], 0, 0, 0)) for r in rows)
+    assert ai.own_excess(replace(state, history=others), 0, 8.0) == ai.own_excess(state, 0, 8.0)
+
+
+def test_shifted_points_move_the_tricks_between_two_whole_shifts() -> None:
+    assert ai.shifted_points(2, 2, 0.0, 5) == round_points(2, 2)
+    assert ai.shifted_points(2, 1, 1.0, 5) == round_points(2, 2)
+    assert ai.shifted_points(2, 1, 0.5, 5) == pytest.approx(
+        (round_points(2, 1) + round_points(2, 2)) / 2
+    )
+    assert ai.shifted_points(0, 0, -0.5, 5) == round_points(0, 0)  # never below 0 tricks
+    assert ai.shifted_points(3, 3, 2.0, 3) == round_points(3, 3)  # nor above the hand
+
+
+def test_a_seat_that_took_more_than_it_bid_bids_higher() -> None:
+    """The same bid position with a score sheet where the seat took two tricks over its bid in
+    every round: its own excess moves its simulated tricks up, and its bid follows."""
+    level = ai.Level(iterations=40, per_card=20, max_plays=4_000, bid_sims=200, own=8.0)
+    state = play_to(GAME.new_game("OWNB", None, 4), lambda s: s.round == 9 and s.phase == "bid")
+    seat = GAME.to_move(state)
+    assert seat is not None
+    rows = state.history
+    level_rows = tuple(
+        replace(r, tricks=tuple(t if s != seat else r.bids[s] for s, t in enumerate(r.tricks)))
+        for r in rows
+    )
+    over_rows = tuple(
+        replace(r, tricks=tuple(t if s != seat else r.bids[s] + 2 for s, t in enumerate(r.tricks)))
+        for r in rows
+    )
+    flat = ai.choose_bid(GAME, replace(state, history=level_rows), seat, Rng(3), level)[0]
+    high = ai.choose_bid(GAME, replace(state, history=over_rows), seat, Rng(3), level)[0]
+    assert int(high.value) > int(flat.value)
+
+
+def test_the_own_excess_decides_from_the_view_alone() -> None:
+    level = ai.Level(iterations=40, per_card=20, max_plays=4_000, bid_sims=60, own=8.0)
+    state = play_to(GAME.new_game("OWNV", None, 4), lambda s: s.round == 4 and s.phase == "bid")
+    seat = GAME.to_move(state)
+    assert seat is not None
+    world = GAME.sample_world(state, seat, Rng(5))
+    assert world.hands != state.hands
+    assert ai.decide(GAME, state, seat, Rng(7), level) == ai.decide(
+        GAME, world, seat, Rng(7), level
+    )
+
+
+def test_a_seat_modelled_as_always_high_plays_its_dearest_card() -> None:
+    """Seat 1 holds R13, R4 and G9 (red trump) after R1 is led: playing its bid of 0 it ducks
+    with R4; modelled as always high it plays R13, and leads its dearest card after."""
+    hands = [["R1", "G2", "G3"], ["R13", "R4", "G9"], ["R5", "G4", "B2"], ["R2", "G5", "B3"]]
+    numbers = [[DECK.index(c) for c in hand] for hand in hands]
+    for shift, card in ((None, "R4"), ([0.0, ai.GRABBED, 0.0, 0.0], "R13")):
+        sim = ai.Round(0, [list(h) for h in numbers], [0, 0, 0, 0], [0, 0, 0, 0], 0)
+        sim.shift = shift
+        sim.play(0)
+        assert DECK[ai.heuristic_card(sim, sim.legal())] == card
+    # the playout on bits agrees with the policy card by card, whatever the models
+    rnd = random.Random(5)
+    for _ in range(200):
+        deck = list(range(len(DECK)))
+        rnd.shuffle(deck)
+        size = rnd.randint(1, 10)
+        dealt = [sorted(deck[i * size : (i + 1) * size]) for i in range(4)]
+        sim = ai.Round(
+            rnd.randint(-1, 3),
+            dealt,
+            [rnd.randint(0, size) for _ in range(4)],
+            [0] * 4,
+            rnd.randrange(4),
+        )
+        sim.shift = [rnd.choice([0.0, ai.DUCKED, ai.GRABBED]) for _ in range(4)]
+        fast = ai.play_out(sim.copy(), random.Random(1), 0.0)
+        slow, chance = sim.copy(), random.Random(1)
+        while slow.turn >= 0:
+            slow.play(ai.policy_card(slow, chance, 0.0))
+        assert fast.won == slow.won
+
+
+def test_high_evidence_reads_the_rounds_cards_against_the_worlds_hand() -> None:
+    state = play_to(GAME.new_game("HIGH", None, 4), lambda s: s.round == 5 and len(s.played) == 3)
+    events = ai.high_evidence(state, 0)
+    assert events[0] == []  # the seat's own cards say nothing
+    assert all(
+        len(events[s])
+        == sum(1 for t in state.played for p, _ in t if p == s)
+        + sum(1 for p, _ in state.trick if p == s)
+        for s in (1, 2, 3)
+    )
+    # public: the hands the seat cannot see do not change it
+    swapped = replace(state, hands=(state.hands[0], state.hands[2], state.hands[1], state.hands[3]))
+    assert ai.high_evidence(swapped, 0) == events
+    wizard, low, jester = DECK.index("Z1"), DECK.index("B2"), DECK.index("N1")
+    dearer = 1 << wizard
+    led_low = [(1 << low, 0, dearer)]  # it led B2 with a Wizard dearer
+    assert ai.world_high_ratio(led_low, [wizard]) == pytest.approx(ai.NOT_DEAREST)
+    assert ai.world_high_ratio(led_low, [jester]) == pytest.approx(ai.DEAREST)
+    assert ai.world_high_ratio(led_low, []) == 1.0  # its only card: no choice, no evidence
+
+
+def test_the_three_models_decide_from_the_view_alone() -> None:
+    level = ai.Level(
+        iterations=40, per_card=20, max_plays=4_000, bid_sims=40, duck=0.05, high=0.05, own=8.0
+    )
+    state = play_to(GAME.new_game("THREE", None, 4), lambda s: s.round == 4 and len(s.played) == 2)
+    seat = GAME.to_move(state)
+    assert seat is not None
+    world = GAME.sample_world(state, seat, Rng(5))
+    assert world.hands != state.hands
+    assert ai.decide(GAME, state, seat, Rng(7), level) == ai.decide(
+        GAME, world, seat, Rng(7), level
+    )
+
+
+def test_the_duck_gate_waits_for_the_score_sheet() -> None:
+    state = play_to(GAME.new_game("GATE", None, 4), lambda s: s.round == 4 and s.phase == "bid")
+    rows = state.history
+    assert ai.duck_odds(replace(state, history=()), 0, 0.05, 1.0) is None  # no evidence yet
+    assert ai.duck_odds(replace(state, history=()), 0, 0.05) is not None  # the plain prior
+    made = tuple(replace(r, tricks=(r.bids[0], *r.tricks[1:])) for r in rows)
+    over = tuple(replace(r, tricks=(r.bids[0] + 1, *r.tricks[1:])) for r in rows)
+    assert ai.duck_odds(replace(state, history=made), 0, 0.05, 1.0) is None
+    odds = ai.duck_odds(replace(state, history=over), 0, 0.05, 1.0)
+    assert odds is not None and odds[0] == 0.0 and all(p > 0.05 for p in odds[1:])

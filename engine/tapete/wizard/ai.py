@@ -22,8 +22,14 @@ policy        how every seat plays in a simulation: the simple bot's rules (win 
               you need tricks, dump your highest loser once you have enough), with a little noise
 tendency      how far a seat has landed below its bids in this game (the score sheet): the
               search lowers that seat's aim by it (:func:`tendencies`, ``Round.shift``)
+own excess    how many tricks more than its bids the seat itself has taken in this game (its
+              rows of the score sheet): the bid simulation moves its own tricks by it
+              (:func:`own_excess`, ``Level.own``)
 ducker        a seat that ducks every trick it can: the other model of a seat in the mixture
-              of :func:`duck_odds` (off unless ``Level.duck`` > 0)
+              of :func:`duck_odds`, in card play once the score sheet favours duckers
+              (``Level.duck``, ``Level.duck_gate``)
+always high   a seat that plays its dearest legal card every time (``GRABBED``; the third
+              model of :meth:`WizardDomain.three_models`, off unless ``Level.high`` > 0)
 level         easy (the simple bot with noise), normal and hard (search budgets)
 
 Budgets are counted in simulated games (iterations), never in seconds, so a move reproduces
@@ -33,6 +39,7 @@ as ``0.1``) shrinks every budget, for quick test runs; the levels themselves nev
 
 from __future__ import annotations
 
+import math
 import os
 import random
 from collections.abc import Callable, Sequence
@@ -212,6 +219,8 @@ def round_from_state(state: WizardState) -> Round:
 
 # -- the play policy (the simple bot's knowledge, on numbers) ---------------------------------
 
+GRAB_AIM = 500.0  # a seat aiming this high (``GRABBED``) plays its dearest legal card always
+
 
 @lru_cache(maxsize=2048)
 def strong_cards(trump: int, players: int, cards: int) -> tuple[bool, ...]:
@@ -252,6 +261,8 @@ def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
     aim = sim.bids[seat] + (sim.shift[seat] if sim.shift is not None else 0.0)
     if aim <= sim.won[seat]:  # enough tricks: duck
         return max(losing, key=key) if losing else min(winning, key=key)
+    if aim >= GRAB_AIM:  # a seat modelled as always playing high
+        return max(legal, key=key)
     if not winning:
         return min(legal, key=key)
     if len(sim.trick) == sim.n - 1:
@@ -417,6 +428,8 @@ def play_out(sim: Round, chance: random.Random, noise: float) -> Round:
                     dear = True
                 else:
                     cards = legal
+            elif bids[turn] >= GRAB_AIM:  # always high: the dearest legal card
+                cards, dear = legal, True
             elif not (winning := legal & beating):
                 cards = legal
             elif played == n - 1:
@@ -550,6 +563,47 @@ def tendencies(state: WizardState, seat: int, prior: float) -> list[float] | Non
     return out
 
 
+def own_excess(state: WizardState, seat: int, prior: float) -> float:
+    """How many tricks more than its simulations expected ``seat`` itself takes per card, here.
+
+    Read from the score sheet's rows of ``seat`` (public, and its own): in each round it took
+    ``tricks`` for a bid made with its simulated tricks already moved by ``shift`` (this
+    function on the rows before, times the hand size), so the simulations' own expectation
+    was about ``bid - shift`` and the round says ``tricks - bid + shift`` more. Summed over the
+    rounds played, per card dealt, shrunk toward 0 as if ``prior`` more cards had landed on the
+    expectation. A table that leaves it tricks it did not bid for (players who duck) makes it
+    positive; one that takes more than the simulations expect (players who always play high)
+    makes it negative. :func:`bid_values` moves the seat's simulated tricks by it times the
+    hand size: whatever the cause, the bids follow what this table has done. ``prior`` 0 reads
+    nothing (0.0).
+    """
+    if prior <= 0.0 or not state.history:
+        return 0.0
+    total, dealt = 0.0, prior
+    for row in state.history:
+        shift = total / dealt * row.round
+        total += row.tricks[seat] - row.bids[seat] + shift
+        dealt += row.round
+    return total / dealt
+
+
+def shifted_points(bid: int, won: int, shift: float, cards: int) -> float:
+    """The round points of ``bid`` when ``won`` tricks move by ``shift`` (between 0 and ``cards``).
+
+    A fractional shift is the mean of its two neighbouring whole shifts, weighted by how near
+    each is: no random draw, the same for every candidate bid.
+    """
+    if shift == 0.0:
+        return float(round_points(bid, won))
+    low = math.floor(shift)
+    part = shift - low
+    total = 0.0
+    for step, weight in ((low, 1.0 - part), (low + 1, part)):
+        if weight > 0.0:
+            total += weight * round_points(bid, min(cards, max(0, won + step)))
+    return total
+
+
 # How a round ends against ``seat``'s own bid (under, made, over) when the others play for
 # their bids, and when they all duck (they leave it tricks it did not bid); read off the
 # opponent pool's tables, rounded. (A seat's own rows do not tell a ducker from an always-high
@@ -557,6 +611,7 @@ def tendencies(state: WizardState, seat: int, prior: float) -> list[float] | Non
 OWN_AMONG_BIDDERS = (0.15, 0.7, 0.15)
 OWN_AMONG_DUCKERS = (0.1, 0.35, 0.55)
 DUCKED = -1000.0  # a shift that makes a seat duck every trick it can
+GRABBED = 1000.0  # a shift that makes a seat play its dearest legal card every time
 
 
 def outcome(bid: int, tricks: int) -> int:
@@ -564,7 +619,9 @@ def outcome(bid: int, tricks: int) -> int:
     return 0 if tricks < bid else 1 if tricks == bid else 2
 
 
-def duck_odds(state: WizardState, seat: int, prior: float) -> list[float] | None:
+def duck_odds(
+    state: WizardState, seat: int, prior: float, gate: float = 0.0
+) -> list[float] | None:
     """How likely each other seat is to be a ducker (it ducks every trick it can), this game.
 
     Two models of a seat: it plays for its bid, or it always ducks. Starting from ``prior``
@@ -574,7 +631,9 @@ def duck_odds(state: WizardState, seat: int, prior: float) -> list[float] | None
     others). In card play each world weighs them again by the round's cards, read against the
     hand it gives the seat (:func:`duck_evidence`; nothing of bidders whose bid is hidden). The
     simulations let a seat duck everything in a share of their worlds equal to its odds
-    (:func:`mixed_shift`). ``seat`` itself: 0. ``prior`` 0 reads nothing (None).
+    (:func:`mixed_shift`). ``seat`` itself: 0. ``prior`` 0 reads nothing (None). With a
+    ``gate``, nobody is believed to duck (None) until the score sheet favours duckers by more
+    than that likelihood ratio: no prior before any evidence.
     """
     if prior <= 0.0:
         return None
@@ -582,6 +641,8 @@ def duck_odds(state: WizardState, seat: int, prior: float) -> list[float] | None
     for row in state.history:
         k = outcome(row.bids[seat], row.tricks[seat])
         own *= OWN_AMONG_DUCKERS[k] / OWN_AMONG_BIDDERS[k]
+    if gate > 0.0 and own <= gate:
+        return None
     ratio = prior / (1.0 - prior) * own ** (1.0 / (state.players - 1))
     odds = ratio / (1.0 + ratio)
     return [0.0 if other == seat else odds for other in range(state.players)]
@@ -674,6 +735,77 @@ def mixed_shift(
     return [DUCKED if rng.random() < p else x for x, p in zip(base, odds, strict=True)]
 
 
+# How much likelier an always-high player is than a seat playing for its bid to have played a
+# card, in a world where its hand at the time is known: its dearest legal card, or another one
+DEAREST = 2.5
+NOT_DEAREST = 0.02
+
+
+def high_evidence(state: WizardState, seat: int) -> list[list[tuple[int, int, int]]]:
+    """Per other seat, what each card it played in this round says of an always-high player.
+
+    One tuple per card: (the cards it played from then on, as bits ``1 << card``; the cards of
+    the suit it had to follow, if any; the cards dearer than the one it played, in the simple
+    bot's order of the moment, :func:`power_keys`). :func:`world_high_ratio` reads it against a
+    world's hand. Public: the round's cards only.
+    """
+    n = state.players
+    out: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
+    trump = trump_number(state.trump)
+    plays: list[tuple[int, int]] = []
+    for trick in (*state.played, state.trick):
+        plays += [(s, CARD_NUMBER[c]) for s, c in trick]
+    later = [0] * n
+    later_at = [0] * len(plays)
+    for i in range(len(plays) - 1, -1, -1):
+        s, card = plays[i]
+        later[s] |= 1 << card
+        later_at[i] = later[s]
+    index = 0
+    for trick in (*state.played, state.trick):
+        led = NO_LED
+        for other, code in trick:
+            card = CARD_NUMBER[code]
+            if other != seat:
+                key = power_keys(trump, NO_LED if led == FREE else led)
+                dearer = sum(1 << c for c in range(CARDS) if key[c] > key[card])
+                suit_bits = SUIT_BITS[led] if 0 <= led < 4 else 0
+                out[other].append((later_at[index], suit_bits, dearer))
+            if led == NO_LED:
+                led = FREE if SUIT[card] == WIZ else led if SUIT[card] == JES else SUIT[card]
+            index += 1
+    return out
+
+
+def world_high_ratio(events: Sequence[tuple[int, int, int]], hand: Sequence[int]) -> float:
+    """The likelihood ratio (always high over bid player) of a seat's ``events`` with ``hand``."""
+    ratio = 1.0
+    now = sum(1 << c for c in hand)
+    for later, suit_bits, dearer in events:
+        held = now | later
+        legal = held & (suit_bits | WILD_BITS) if held & suit_bits else held
+        if legal & (legal - 1):  # a choice
+            ratio *= NOT_DEAREST if legal & dearer else DEAREST
+    return ratio
+
+
+SUIT_BITS = tuple(sum(1 << c for c in range(CARDS) if SUIT[c] == suit) for suit in range(4))
+
+
+def mixed_styles(
+    shift: list[float] | None, duck: Sequence[float], high: Sequence[float], rng: Rng
+) -> list[float]:
+    """One world's ``Round.shift`` with three models of each seat: it ducks everything with
+    chance ``duck[seat]``, plays high always with chance ``high[seat]``, else aims as ``shift``
+    says. One draw per seat."""
+    base = shift if shift is not None else [0.0] * len(duck)
+    out = []
+    for x, d, h in zip(base, duck, high, strict=True):
+        u = rng.random()
+        out.append(DUCKED if u < d else GRABBED if u < d + h else x)
+    return out
+
+
 # -- card play by ISMCTS -------------------------------------------------------------------------
 
 
@@ -702,8 +834,10 @@ class WizardDomain:
         self.sampler = WorldSampler(game, state, seat)
         self.start = round_from_state(state)
         self.start.shift = tendencies(state, seat, level.prior)
-        self.odds = duck_odds(state, seat, level.duck)
+        self.odds = duck_odds(state, seat, level.duck, level.duck_gate)
         self.evidence = duck_evidence(state, self.hidden) if self.odds is not None else []
+        self.high = level.high
+        self.high_events = high_evidence(state, seat) if self.high > 0.0 else []
         self.played = {
             s: [CARD_NUMBER[c] for c in round_hand(state, s)[len(state.hands[s]) :]]
             for s in self.hidden
@@ -720,6 +854,8 @@ class WizardDomain:
             bids[s] = nearest_bid(expected, range(state.round + 1))
         sim = self.start.with_hands(hands, bids)
         odds = self.odds
+        if self.high > 0.0:  # three models: bid player, ducker, always high
+            return self.three_models(sim, hands, rng)
         if odds is not None and any(self.evidence):
             odds = list(odds)
             for s, events in enumerate(self.evidence):
@@ -727,6 +863,28 @@ class WizardDomain:
                     ratio = odds[s] / (1.0 - odds[s]) * world_duck_ratio(events, hands[s])
                     odds[s] = ratio / (1.0 + ratio)
         sim.shift = mixed_shift(sim.shift, odds, rng)
+        return sim
+
+    def three_models(self, sim: Round, hands: list[list[int]], rng: Rng) -> Round:
+        """The world's shift when each other seat may be a bid player, a ducker (prior
+        ``Level.duck``, read by :func:`duck_odds`) or always high (prior ``Level.high``), each
+        weighed by the round's cards against the hand the world gives it."""
+        n = sim.n
+        duck_prior = self.odds if self.odds is not None else [0.0] * n
+        duck, high = [0.0] * n, [0.0] * n
+        for s in range(n):
+            if s == self.seat:
+                continue
+            d = duck_prior[s]
+            h = self.high
+            b = max(0.0, 1.0 - d - h)
+            if self.evidence and self.evidence[s]:
+                d *= world_duck_ratio(self.evidence[s], hands[s])
+            if self.high_events[s]:
+                h *= world_high_ratio(self.high_events[s], hands[s])
+            total = b + d + h
+            duck[s], high[s] = d / total, h / total
+        sim.shift = mixed_styles(sim.shift, duck, high, rng)
         return sim
 
     def to_move(self, sim: Round) -> int | None:
@@ -774,9 +932,15 @@ class Level:
     much the others' points count against a seat's own, ``noise`` the chance of a random card
     in playouts, ``prior`` how many cards of no bias :func:`tendencies` assumes before it
     believes what the other seats have shown (0: it reads nothing), ``duck`` the share of
-    players believed to duck every trick before any evidence (:func:`duck_odds`; 0: every seat
-    plays for its bid, as the registered levels do: measured, it cost bids against players who
-    take their tricks; BENCHMARKS.md, Wizard pool).
+    players believed to duck every trick before any evidence, in card play (:func:`duck_odds`;
+    0: every seat plays for its bid), ``duck_bid`` the same in the bid simulations (measured,
+    a share of duckers there cost bids against players who take their tricks; BENCHMARKS.md,
+    Wizard pool), ``duck_gate`` the likelihood ratio the score sheet must show for duckers
+    before ``duck`` applies (0: always), ``own`` how many cards of no bias :func:`own_excess`
+    assumes before it believes how the seat's own rounds have landed against its bids (0: it
+    reads nothing),
+    ``high`` the share of players believed to play their dearest card always, in card play
+    (:func:`high_evidence`; 0: off).
     """
 
     iterations: int
@@ -788,11 +952,21 @@ class Level:
     noise: float = 0.1
     prior: float = 0.0
     duck: float = 0.0
+    duck_bid: float = 0.0
+    duck_gate: float = 0.0
+    high: float = 0.0
+    own: float = 0.0
 
+
+# What the other players have shown in this game (issue 19; BENCHMARKS.md, Wizard pool): their
+# tendencies (``prior``), the seat's own excess over its bids (``own``), and, once the score
+# sheet favours a table of duckers, the chance that a seat ducks every trick (``duck``,
+# ``duck_gate``) weighed by its cards in each world of the card search
+READING = {"prior": 10.0, "own": 8.0, "duck": 0.05, "duck_gate": 1.0}
 
 LEVELS: dict[str, Level] = {
-    "normal": Level(iterations=200, per_card=50, max_plays=6_000, bid_sims=200, prior=10.0),
-    "hard": Level(iterations=1_500, per_card=250, max_plays=40_000, bid_sims=1_200, prior=10.0),
+    "normal": Level(iterations=200, per_card=50, max_plays=6_000, bid_sims=200, **READING),
+    "hard": Level(iterations=1_500, per_card=250, max_plays=40_000, bid_sims=1_200, **READING),
 }
 
 
@@ -867,6 +1041,7 @@ def bid_values(
     noise: float,
     prior: float = 0.0,
     duck: float = 0.0,
+    own: float = 0.0,
 ) -> dict[int, float]:
     """The mean round points of each candidate bid of ``seat``, over the same worlds.
 
@@ -874,7 +1049,8 @@ def bid_values(
     ``seat`` bid as the simple bot would, then ``seat`` bids each candidate in turn (a
     candidate the even-bid rule forbids in that world is replaced by its neighbour), the
     seats after it bid, and the round is played out with the play policy, with the same random
-    choices for every candidate.
+    choices for every candidate. ``seat``'s simulated tricks then move by its own excess in this
+    game (:func:`own_excess`, ``own`` its prior in cards) times the round's hand size.
     """
     totals = dict.fromkeys(candidates, 0.0)
     worlds = max(1, sims // len(candidates))
@@ -882,6 +1058,7 @@ def bid_values(
     source = BidWorlds(game, state, seat, tendencies(state, seat, prior))
     odds = duck_odds(state, seat, duck)
     n = state.players
+    shift = own_excess(state, seat, own) * state.round
     for done in range(1, worlds + 1):
         base, legal, world = source.world(rng)
         base.shift = mixed_shift(base.shift, odds, rng)
@@ -897,7 +1074,7 @@ def bid_values(
             made = bid if bid in legal else min(legal, key=lambda b: (abs(b - bid), -b))
             sim.bids = later_bids(game, world, seat, made, base.bids, expected, free)
             play_out(sim, random.Random(playout_seed), noise)
-            totals[bid] += round_points(sim.bids[seat], sim.won[seat])
+            totals[bid] += shifted_points(sim.bids[seat], sim.won[seat], shift, state.round)
         if progress is not None and (done % 10 == 0 or done == worlds):
             progress(done, worlds)
     return {bid: total / worlds for bid, total in totals.items()}
@@ -1019,7 +1196,8 @@ def choose_bid(
         candidates,
         level.noise,
         level.prior,
-        level.duck,
+        level.duck_bid,
+        level.own,
     )
     best = max(candidates, key=lambda b: (values[b], -abs(b - expected), -b))
     return Move("bid", best), values
@@ -1050,7 +1228,8 @@ def choose_trump(
                 candidates,
                 level.noise,
                 level.prior,
-                level.duck,
+                level.duck_bid,
+                level.own,
             )
         values[suit] = max(by_bid.values())
     best = max(SUITS, key=lambda s: (values[s], -SUITS.index(s)))

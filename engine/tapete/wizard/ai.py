@@ -619,9 +619,7 @@ def outcome(bid: int, tricks: int) -> int:
     return 0 if tricks < bid else 1 if tricks == bid else 2
 
 
-def duck_odds(
-    state: WizardState, seat: int, prior: float, gate: float = 0.0
-) -> list[float] | None:
+def duck_odds(state: WizardState, seat: int, prior: float, gate: float = 0.0) -> list[float] | None:
     """How likely each other seat is to be a ducker (it ducks every trick it can), this game.
 
     Two models of a seat: it plays for its bid, or it always ducks. Starting from ``prior``
@@ -655,6 +653,21 @@ TOOK_WITH_LOSER = 0.03
 LOST_WITH_STRONG = 4.0
 
 
+def cards_from_here_on(state: WizardState, n: int) -> list[int]:
+    """For each card played this round, in order: the bits of the cards its player played from
+    that one on (it included), the round's public plays read backwards."""
+    plays: list[tuple[int, int]] = []  # (seat, card) in order, the whole round
+    for trick in (*state.played, state.trick):
+        plays += [(s, CARD_NUMBER[c]) for s, c in trick]
+    later = [0] * n
+    later_at = [0] * len(plays)
+    for i in range(len(plays) - 1, -1, -1):
+        s, card = plays[i]
+        later[s] |= 1 << card
+        later_at[i] = later[s]
+    return later_at
+
+
 def duck_evidence(state: WizardState, hidden: frozenset[int]) -> list[list[tuple[int, ...]]]:
     """Per seat, what each card it followed with in this round, while it needed tricks, says.
 
@@ -669,15 +682,7 @@ def duck_evidence(state: WizardState, hidden: frozenset[int]) -> list[list[tuple
     trump = trump_number(state.trump)
     row = beats_table(trump)
     won = [0] * n
-    plays: list[tuple[int, int]] = []  # (seat, card) in order, the whole round
-    for trick in (*state.played, state.trick):
-        plays += [(s, CARD_NUMBER[c]) for s, c in trick]
-    later = [0] * n
-    later_at: list[int] = [0] * len(plays)
-    for i in range(len(plays) - 1, -1, -1):
-        s, card = plays[i]
-        later[s] |= 1 << card
-        later_at[i] = later[s]
+    later_at = cards_from_here_on(state, n)
     index = 0
     for trick in (*state.played, state.trick):
         best, best_seat, led = -1, -1, NO_LED
@@ -752,15 +757,7 @@ def high_evidence(state: WizardState, seat: int) -> list[list[tuple[int, int, in
     n = state.players
     out: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
     trump = trump_number(state.trump)
-    plays: list[tuple[int, int]] = []
-    for trick in (*state.played, state.trick):
-        plays += [(s, CARD_NUMBER[c]) for s, c in trick]
-    later = [0] * n
-    later_at = [0] * len(plays)
-    for i in range(len(plays) - 1, -1, -1):
-        s, card = plays[i]
-        later[s] |= 1 << card
-        later_at[i] = later[s]
+    later_at = cards_from_here_on(state, n)
     index = 0
     for trick in (*state.played, state.trick):
         led = NO_LED

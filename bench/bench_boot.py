@@ -108,7 +108,11 @@ const pyodide = await loadPyodide({ indexURL: here("pyodide/"), stdLibURL: here(
 mark("python");
 pyodide.runPython("import sys");
 mark("ready");
-self.postMessage({ op: "ready", start: "bare", timings });
+// What the worker fetched, and when (ms after it started), as the app's worker reports it.
+const fetches = Object.fromEntries(performance.getEntriesByType("resource").map((entry) => [
+  entry.name.split("/").pop(), [Math.round(entry.startTime), Math.round(entry.responseEnd)],
+]));
+self.postMessage({ op: "ready", start: "bare", timings, fetches });
 """
 
 # Records when <html data-engine="ready"> appears, in ms since navigation start.
@@ -312,8 +316,10 @@ MARKS = (
     "asm",
     "build",
     "wasm",
+    "wasm in",
     "wheel",
     "instantiated",
+    "fsinit",
     "installed",
     "compiled",
     "read",
@@ -323,6 +329,16 @@ MARKS = (
     "python",
     "ready",
 )
+
+
+def mark_of(visit: dict[str, Any], mark: str) -> float | None:
+    """A worker mark of one visit; ``wasm in``: when the WebAssembly's last byte arrived (its
+    fetch's end, which the bare page reports too)."""
+    if mark == "wasm in":
+        fetched = visit["fetches"].get("pyodide.asm.wasm")
+        return fetched[1] if fetched else None
+    value = visit["timings"].get(mark)
+    return float(value) if value is not None else None
 
 
 def phases(sites: list[Site]) -> list[str]:
@@ -339,7 +355,8 @@ def phases(sites: list[Site]) -> list[str]:
         for key in VISITS:
             cells = []
             for mark in ("origin", *MARKS):
-                values = [r[key]["timings"][mark] for r in site.rounds if mark in r[key]["timings"]]
+                found = (mark_of(r[key], mark) for r in site.rounds)
+                values = [value for value in found if value is not None]
                 cells.append(f"{statistics.median(values):.0f}" if values else "")
             lines.append(f"| {site.name}, {key} | {' | '.join(cells)} |")
     return lines

@@ -134,6 +134,7 @@ async function inflate(raw) {
  */
 function installer(files) {
   return async (FS, { sitePackages }) => {
+    mark("fsinit")();
     for (const { name, data } of (await files) || []) {
       if (name.includes(".dist-info/")) continue;
       const path = `${sitePackages}/${name}`;

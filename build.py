@@ -946,11 +946,13 @@ def test(pytest_args: Sequence[str]) -> bool:
         return summarize(stages)
     built = stage("build", lambda s: setattr(s, "note", f"version {build()['build']}"))
     stages.append(built)
+    linted = ["engine", "tests", "e2e", "bench", "tools", "build.py"]
     stages.append(
         stage(
             "ruff",
-            lambda s: run_check(
-                ["ruff", "check", "engine", "tests", "e2e", "bench", "tools", "build.py"]
+            lambda s: (
+                run_check(["ruff", "check", *linted])
+                and run_check(["ruff", "format", "--check", *linted])
             ),
         )
     )

@@ -149,9 +149,7 @@ CASES: dict[str, Callable[[], dict[str, Any]]] = {
     "rummikub bot_move hard, after 160 random moves": lambda: dearest_hint(
         "rummikub", 4, "bot_move", "hard"
     ),
-    "willie hint, 3 players after 60 moves": lambda: dearest_hint(
-        "willie", 3, "hint"
-    ),
+    "willie hint, 3 players after 60 moves": lambda: dearest_hint("willie", 3, "hint"),
     "wizard bot_move hard": lambda: dearest_hint("wizard", 6, "bot_move", "hard"),
     "rummikub legal_moves, a 92-tile rack before its first meld": lambda: stuffed_rummikub(
         "legal_moves", False

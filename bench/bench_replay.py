@@ -83,8 +83,15 @@ def record_of(game_id: str, players: int, seed: str) -> dict[str, Any]:
         moves.append({"seat": seat, "move": game.move_to_json(move)})
         state = game.apply(state, seat, move)
     seats = [{"kind": "human"}] + [{"kind": "bot", "level": "normal"}] * (players - 1)
-    return {"game": game_id, "engine_version": "bench", "seed": seed, "options": {},
-            "players": players, "seats": seats, "moves": moves}
+    return {
+        "game": game_id,
+        "engine_version": "bench",
+        "seed": seed,
+        "options": {},
+        "players": players,
+        "seats": seats,
+        "moves": moves,
+    }
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -117,16 +124,27 @@ def main() -> int:
             kinds = (("jump", "jump to end"), ("step", "step"), ("replay", "per-step replay"))
             for kind, label in kinds:
                 values = result[kind]
-                rows.append((record["game"], len(record["moves"]), label, len(values),
-                             quantile(values, 0.5), quantile(values, 0.95), max(values)))
+                rows.append(
+                    (
+                        record["game"],
+                        len(record["moves"]),
+                        label,
+                        len(values),
+                        quantile(values, 0.5),
+                        quantile(values, 0.95),
+                        max(values),
+                    )
+                )
     print("| game | moves | kind | samples | p50 ms | p95 ms | max ms |")
     print("|---|---:|---|---:|---:|---:|---:|")
     for game, moves, kind, n, p50, p95, top in rows:
         print(f"| {game} | {moves} | {kind} | {n} | {p50:.1f} | {p95:.1f} | {top:.1f} |")
     load = os.getloadavg()
-    print(f"\nMachine: {platform.machine()}, {os.cpu_count()} cores, load average "
-          f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}; {info['browser']}, "
-          f"Pyodide {info.get('pyodide_version')}")
+    print(
+        f"\nMachine: {platform.machine()}, {os.cpu_count()} cores, load average "
+        f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}; {info['browser']}, "
+        f"Pyodide {info.get('pyodide_version')}"
+    )
     print(f"Command: python3 bench/bench_replay.py --rounds {args.rounds}")
     print(json.dumps({"records": [len(r["moves"]) for r in records]}), file=sys.stderr)
     return 0

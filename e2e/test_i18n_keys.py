@@ -96,22 +96,52 @@ def test_every_catalogue_option_is_translated() -> None:
 # a list ("Player 2", "Meld 3", "move 4 of 9"), a value ("Rack worth 31"), a number drawn or
 # left with no noun ("The Wolf draws 2", "and 3 more."), or a count that is never 1.
 NOT_COUNTS = {
-    "newgame.name.label", "seat.player", "seat.bot", "lab.seat", "join.seat", "join.in",
-    "meld.put_here", "meld.meld_name", "meld.read_as", "willie.meld.put_here",
-    "rummikub.reason.meld_invalid", "rummikub.reason.table_changed_on_initial_meld",
-    "wizard.draw.round", "willie.draw.nth", "willie.status.you.draw", "review.wizard.bid",
-    "replay.move.bid", "replay.move.bid.you", "replay.move_of", "replay.mark.good",
-    "replay.mark.inaccuracy", "replay.mark.mistake", "saves.progress.turn",
-    "saves.progress.game_of", "saves.reason.move", "stats.result.place", "transfer.checking",
-    "transfer.refused.item", "rummikub.rack_value", "rummikub.sheet.rack",
-    "lobo.move.wolf_draws", "lobo.deal.wolf_draws", "willie.stock", "transfer.refused.more",
+    "newgame.name.label",
+    "seat.player",
+    "seat.bot",
+    "lab.seat",
+    "join.seat",
+    "join.in",
+    "meld.put_here",
+    "meld.meld_name",
+    "meld.read_as",
+    "willie.meld.put_here",
+    "rummikub.reason.meld_invalid",
+    "rummikub.reason.table_changed_on_initial_meld",
+    "wizard.draw.round",
+    "willie.draw.nth",
+    "willie.status.you.draw",
+    "review.wizard.bid",
+    "replay.move.bid",
+    "replay.move.bid.you",
+    "replay.move_of",
+    "replay.mark.good",
+    "replay.mark.inaccuracy",
+    "replay.mark.mistake",
+    "saves.progress.turn",
+    "saves.progress.game_of",
+    "saves.reason.move",
+    "stats.result.place",
+    "transfer.checking",
+    "transfer.refused.item",
+    "rummikub.rack_value",
+    "rummikub.sheet.rack",
+    "lobo.move.wolf_draws",
+    "lobo.deal.wolf_draws",
+    "willie.stock",
+    "transfer.refused.more",
     "transfer.error.too_many",  # more games than the limit: never one
 }
 # Counts named otherwise, that are never one: ranges of players ("2–6 players") and the fixed
 # grading thresholds and search budgets.
 NOT_N = {
-    "home.players", "lab.error.players", "lobo.deal.thinking", "lobo.deal.longer",
-    "review.note.wizard", "review.note.rummikub", "review.note.willie",
+    "home.players",
+    "lab.error.players",
+    "lobo.deal.thinking",
+    "lobo.deal.longer",
+    "review.note.wizard",
+    "review.note.rummikub",
+    "review.note.willie",
 }
 NOUNS = {
     "en": r"cards?|tiles?|games?|moves?|points?|positions?|rounds?|shuffles?|decisions?|"

@@ -109,7 +109,12 @@ def test_a_bad_name_in_a_save_sets_it_aside(new_context: Any, app_url: str) -> N
     aside = js(page, "window.tapete.saves.listAside()")
     assert len(aside) == 6  # every one kept, none lost
     assert [a["value"]["record"]["seats"][1]["name"] for a in aside] == [
-        42, "", " padded ", "x" * 17, "line\nbreak", "\u202eevil"
+        42,
+        "",
+        " padded ",
+        "x" * 17,
+        "line\nbreak",
+        "\u202eevil",
     ]
     # A good one plays on with its names.
     game_id = plant_game(page, good)

@@ -156,8 +156,15 @@ def test_a_corrupt_record_is_set_aside_while_the_others_load(
     page.goto(app_url)
     wait_ready(page)
     seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
-    good = {"game": "willie", "engine_version": "0", "seed": "GOOD1", "options": {},
-            "players": 2, "seats": seats, "moves": []}
+    good = {
+        "game": "willie",
+        "engine_version": "0",
+        "seed": "GOOD1",
+        "options": {},
+        "players": 2,
+        "seats": seats,
+        "moves": [],
+    }
     plant_game(page, good, summary=None)
     plant_game(page, {**good, "seed": "GOOD2"}, summary=None)
     plant_game(page, {**good, "seed": "BAD1", "seats": [{"kind": "alien"}, seats[1]]})

@@ -64,7 +64,8 @@ def test_a_stuck_worker_is_replaced_and_the_game_goes_on(new_context: Any, app_u
         shot(page, f"stuck-worker-{lang}")
         # the same move, asked again, goes through the new worker
         page.click("[data-testid=bid].legal")
-        page.wait_for_selector("[data-testid=table][data-phase=play], [data-testid=table]"
-                               "[data-my-turn=false]")
+        page.wait_for_selector(
+            "[data-testid=table][data-phase=play], [data-testid=table][data-my-turn=false]"
+        )
         assert page.locator("[data-testid=fatal]").count() == 0
         context.close()

@@ -40,8 +40,16 @@ def recorded(game_id: str, seed: str, limit: int | None) -> str:
             break
         moves.append({"seat": seat, "move": game.move_to_json(move)})
     seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (players - 1)
-    return json.dumps({"game": game_id, "seed": seed, "options": {}, "players": players,
-                       "seats": seats, "moves": moves})
+    return json.dumps(
+        {
+            "game": game_id,
+            "seed": seed,
+            "options": {},
+            "players": players,
+            "seats": seats,
+            "moves": moves,
+        }
+    )
 
 
 @pytest.mark.parametrize("game_id", all_games())
@@ -62,8 +70,9 @@ def test_every_window_is_the_replay_of_that_prefix(game_id: str) -> None:
         assert seen[step]["view"] == snap["result"]["view"]
         assert seen[step]["to_move"] == snap["result"]["to_move"]
     final = call(op="replay", record=record)["result"]
-    assert call(op="replay_steps", record=record, start=0, count=1)["result"]["outcome"] == (
-        final["outcome"]
+    assert (
+        call(op="replay_steps", record=record, start=0, count=1)["result"]["outcome"]
+        == (final["outcome"])
     )
 
 
@@ -138,8 +147,9 @@ def test_every_bad_field_is_a_coded_error(fields: dict[str, Any], field: str) ->
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
-                                                                 max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 

@@ -968,10 +968,17 @@ class Level:
 
 
 # What the other players have shown in this game (issue 19; BENCHMARKS.md, Wizard pool): their
-# tendencies (``prior``), the seat's own excess over its bids (``own``), and, once the score
-# sheet favours a table of duckers, the chance that a seat ducks every trick (``duck``,
-# ``duck_gate``) weighed by its cards in each world of the card search
-READING: dict[str, Any] = {"prior": 10.0, "own": 8.0, "duck": 0.05, "duck_gate": 1.0}
+# tendencies (``prior``), the seat's own excess over its bids, read upward only (``own``,
+# ``own_up``), and, once the score sheet favours a table of duckers, the chance that a seat
+# ducks every trick (``duck``, ``duck_gate``) weighed by its cards in each world of the card
+# search
+READING: dict[str, Any] = {
+    "prior": 10.0,
+    "own": 8.0,
+    "own_up": True,
+    "duck": 0.3,
+    "duck_gate": 1.0,
+}
 
 LEVELS: dict[str, Level] = {
     "normal": Level(iterations=200, per_card=50, max_plays=6_000, bid_sims=200, **READING),

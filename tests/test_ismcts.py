@@ -738,76 +738,67 @@ def test_bid_candidates_reach_toward_the_own_excess() -> None:
     assert ai.bid_candidates(3.2, legal, 1.0, 2.0, 3.0) == [3, 4, 5, 6, 7, 8, 9]
 
 
+def with_own_rows(state: WizardState, seat: int, extra: int) -> WizardState:
+    """``state`` with a score sheet where ``seat`` took ``extra`` tricks over its bid every
+    round (the other seats' rows as they were)."""
+    return replace(
+        state,
+        history=tuple(
+            replace(
+                r,
+                tricks=tuple(r.bids[s] + extra if s == seat else t for s, t in enumerate(r.tricks)),
+            )
+            for r in state.history
+        ),
+    )
+
+
 def test_the_own_excess_read_upward_only() -> None:
     state = play_to(GAME.new_game("OWNU", None, 4), lambda s: s.round == 6 and s.phase == "bid")
-
-    def with_tricks(extra: int) -> WizardState:
-        rows = tuple(replace(r, tricks=(r.bids[0] + extra, *r.tricks[1:])) for r in state.history)
-        return replace(state, history=rows)
-
-    assert ai.own_excess(with_tricks(-1), 0, 8.0, upward=True) == 0.0
-    over = with_tricks(1)  # every shift is above 0 already: the same reading
+    assert ai.own_excess(with_own_rows(state, 0, -1), 0, 8.0, upward=True) == 0.0
+    over = with_own_rows(state, 0, 1)  # every shift is above 0 already: the same reading
     assert ai.own_excess(over, 0, 8.0, upward=True) == ai.own_excess(over, 0, 8.0)
 
 
-def test_the_reaching_bids_decide_from_the_view_alone() -> None:
-    level = ai.Level(
+def wide_bids_level(own: float, duck_bid: float = 0.0) -> ai.Level:
+    """A small level with every bid-window knob on."""
+    return ai.Level(
         iterations=40,
         per_card=20,
         max_plays=4_000,
         bid_sims=60,
-        own=2.0,
+        own=own,
         own_up=True,
         bid_reach=1.0,
         bid_up=3.0,
         duck=0.3,
-        duck_bid=0.3,
+        duck_bid=duck_bid,
         duck_gate=1.0,
     )
+
+
+def test_the_reaching_bids_decide_from_the_view_alone() -> None:
+    level = wide_bids_level(2.0, duck_bid=0.3)
     state = play_to(GAME.new_game("REACH", None, 4), lambda s: s.round == 5 and s.phase == "bid")
     seat = GAME.to_move(state)
     assert seat is not None
-    over = tuple(  # the seat took 3 tricks over its bid in every round: the gate opens
-        replace(r, tricks=tuple(t if s != seat else r.bids[s] + 3 for s, t in enumerate(r.tricks)))
-        for r in state.history
-    )
-    assert ai.duck_odds(replace(state, history=over), seat, 0.3, 1.0) is not None
-    assert_same_view_same_decision(replace(state, history=over), level)
+    over = with_own_rows(state, seat, 3)  # 3 tricks over its bid every round: the gate opens
+    assert ai.duck_odds(over, seat, 0.3, 1.0) is not None
+    assert_same_view_same_decision(over, level)
 
 
 def test_the_bid_window_widens_upward_once_the_table_looks_like_duckers() -> None:
-    level = ai.Level(
-        iterations=40,
-        per_card=20,
-        max_plays=4_000,
-        bid_sims=60,
-        own=8.0,
-        own_up=True,
-        bid_reach=1.0,
-        bid_up=3.0,
-        duck=0.3,
-        duck_gate=1.0,
-    )
+    level = wide_bids_level(8.0)
     state = play_to(GAME.new_game("WIDE", None, 4), lambda s: s.round == 9 and s.phase == "bid")
     seat = GAME.to_move(state)
     assert seat is not None
-
-    def rows(extra: int) -> WizardState:
-        return replace(
-            state,
-            history=tuple(
-                replace(r, tricks=tuple(t + extra * (s == seat) for s, t in enumerate(r.bids)))
-                for r in state.history
-            ),
-        )
-
     legal = list(range(10))
     expected = ai.estimate_tricks(state.hands[seat], state.trump, 4)
-    made = rows(0)  # on its bid every round: no excess, the gate shut, the plain window
+    made = with_own_rows(state, seat, 0)  # on its bid every round: the gate shut, plain window
     assert ai.level_candidates(level, made, seat, expected, legal) == ai.bid_candidates(
         expected, legal
     )
-    over = rows(2)  # two over every round: the window reaches the excess, and 3 further
+    over = with_own_rows(state, seat, 2)  # two over every round: up to the excess, 3 further
     shift = ai.own_excess(over, seat, 8.0, upward=True) * state.round
     wide = ai.level_candidates(level, over, seat, expected, legal)
     assert shift > 0.0

@@ -725,3 +725,81 @@ def test_the_duck_gate_waits_for_the_score_sheet() -> None:
     assert ai.duck_odds(replace(state, history=made), 0, 0.05, 1.0) is None
     odds = ai.duck_odds(replace(state, history=over), 0, 0.05, 1.0)
     assert odds is not None and odds[0] == 0.0 and all(p > 0.05 for p in odds[1:])
+
+
+def test_bid_candidates_reach_toward_the_own_excess() -> None:
+    legal = range(11)
+    assert ai.bid_candidates(3.2, legal) == [2, 3, 4, 5]  # within 2 of the estimate
+    assert ai.bid_candidates(3.2, legal, 0.0, 1.0) == [3, 4]
+    assert ai.bid_candidates(3.2, legal, 3.0) == [2, 3, 4, 5, 6, 7, 8]  # up to 6.2 + 2
+    assert ai.bid_candidates(3.2, legal, -2.0) == [0, 1, 2, 3, 4, 5]
+    assert ai.bid_candidates(9.5, range(3)) == [2]  # none within reach: the nearest legal bid
+    # a table of duckers: from 1 below the estimate to ``up`` above the window
+    assert ai.bid_candidates(3.2, legal, 1.0, 2.0, 3.0) == [3, 4, 5, 6, 7, 8, 9]
+
+
+def with_own_rows(state: WizardState, seat: int, extra: int) -> WizardState:
+    """``state`` with a score sheet where ``seat`` took ``extra`` tricks over its bid every
+    round (the other seats' rows as they were)."""
+    return replace(
+        state,
+        history=tuple(
+            replace(
+                r,
+                tricks=tuple(r.bids[s] + extra if s == seat else t for s, t in enumerate(r.tricks)),
+            )
+            for r in state.history
+        ),
+    )
+
+
+def test_the_own_excess_read_upward_only() -> None:
+    state = play_to(GAME.new_game("OWNU", None, 4), lambda s: s.round == 6 and s.phase == "bid")
+    assert ai.own_excess(with_own_rows(state, 0, -1), 0, 8.0, upward=True) == 0.0
+    over = with_own_rows(state, 0, 1)  # every shift is above 0 already: the same reading
+    assert ai.own_excess(over, 0, 8.0, upward=True) == ai.own_excess(over, 0, 8.0)
+
+
+def wide_bids_level(own: float, duck_bid: float = 0.0) -> ai.Level:
+    """A small level with every bid-window knob on."""
+    return ai.Level(
+        iterations=40,
+        per_card=20,
+        max_plays=4_000,
+        bid_sims=60,
+        own=own,
+        own_up=True,
+        bid_reach=1.0,
+        bid_up=3.0,
+        duck=0.3,
+        duck_bid=duck_bid,
+        duck_gate=1.0,
+    )
+
+
+def test_the_reaching_bids_decide_from_the_view_alone() -> None:
+    level = wide_bids_level(2.0, duck_bid=0.3)
+    state = play_to(GAME.new_game("REACH", None, 4), lambda s: s.round == 5 and s.phase == "bid")
+    seat = GAME.to_move(state)
+    assert seat is not None
+    over = with_own_rows(state, seat, 3)  # 3 tricks over its bid every round: the gate opens
+    assert ai.duck_odds(over, seat, 0.3, 1.0) is not None
+    assert_same_view_same_decision(over, level)
+
+
+def test_the_bid_window_widens_upward_once_the_table_looks_like_duckers() -> None:
+    level = wide_bids_level(8.0)
+    state = play_to(GAME.new_game("WIDE", None, 4), lambda s: s.round == 9 and s.phase == "bid")
+    seat = GAME.to_move(state)
+    assert seat is not None
+    legal = list(range(10))
+    expected = ai.estimate_tricks(state.hands[seat], state.trump, 4)
+    made = with_own_rows(state, seat, 0)  # on its bid every round: the gate shut, plain window
+    assert ai.level_candidates(level, made, seat, expected, legal) == ai.bid_candidates(
+        expected, legal
+    )
+    over = with_own_rows(state, seat, 2)  # two over every round: up to the excess, 3 further
+    shift = ai.own_excess(over, seat, 8.0, upward=True) * state.round
+    wide = ai.level_candidates(level, over, seat, expected, legal)
+    assert shift > 0.0
+    assert wide == [b for b in legal if expected - 1.0 <= b <= expected + shift + 5.0]

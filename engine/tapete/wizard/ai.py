@@ -23,8 +23,8 @@ policy        how every seat plays in a simulation: the simple bot's rules (win 
 tendency      how far a seat has landed below its bids in this game (the score sheet): the
               search lowers that seat's aim by it (:func:`tendencies`, ``Round.shift``)
 own excess    how many tricks more than its bids the seat itself has taken in this game (its
-              rows of the score sheet): the bid simulation moves its own tricks by it
-              (:func:`own_excess`, ``Level.own``)
+              rows of the score sheet): the bid simulation moves its own tricks by it,
+              upward only in the levels (:func:`own_excess`, ``Level.own``, ``Level.own_up``)
 ducker        a seat that ducks every trick it can: the other model of a seat in the mixture
               of :func:`duck_odds`, in card play once the score sheet favours duckers
               (``Level.duck``, ``Level.duck_gate``)
@@ -563,7 +563,7 @@ def tendencies(state: WizardState, seat: int, prior: float) -> list[float] | Non
     return out
 
 
-def own_excess(state: WizardState, seat: int, prior: float) -> float:
+def own_excess(state: WizardState, seat: int, prior: float, upward: bool = False) -> float:
     """How many tricks more than its simulations expected ``seat`` itself takes per card, here.
 
     Read from the score sheet's rows of ``seat`` (public, and its own): in each round it took
@@ -575,16 +575,19 @@ def own_excess(state: WizardState, seat: int, prior: float) -> float:
     positive; one that takes more than the simulations expect (players who always play high)
     makes it negative. :func:`bid_values` moves the seat's simulated tricks by it times the
     hand size: whatever the cause, the bids follow what this table has done. ``prior`` 0 reads
-    nothing (0.0).
+    nothing (0.0). ``upward``: a correction below 0 is applied as 0 (only a table that leaves
+    the seat tricks moves its bids), in the rounds read as in the result.
     """
     if prior <= 0.0 or not state.history:
         return 0.0
     total, dealt = 0.0, prior
     for row in state.history:
         shift = total / dealt * row.round
+        if upward:
+            shift = max(0.0, shift)
         total += row.tricks[seat] - row.bids[seat] + shift
         dealt += row.round
-    return total / dealt
+    return max(0.0, total / dealt) if upward else total / dealt
 
 
 def shifted_points(bid: int, won: int, shift: float, cards: int) -> float:
@@ -933,11 +936,15 @@ class Level:
     0: every seat plays for its bid), ``duck_bid`` the same in the bid simulations (measured,
     a share of duckers there cost bids against players who take their tricks; BENCHMARKS.md,
     Wizard pool), ``duck_gate`` the likelihood ratio the score sheet must show for duckers
-    before ``duck`` applies (0: always), ``own`` how many cards of no bias :func:`own_excess`
-    assumes before it believes how the seat's own rounds have landed against its bids (0: it
-    reads nothing),
-    ``high`` the share of players believed to play their dearest card always, in card play
-    (:func:`high_evidence`; 0: off).
+    before ``duck`` or ``duck_bid`` applies (0: always), ``own`` how many cards of no bias
+    :func:`own_excess` assumes before it believes how the seat's own rounds have landed
+    against its bids (0: it reads nothing), ``own_up`` whether that correction only raises
+    the bids, ``high`` the share of players believed to play their dearest card always, in
+    card play (:func:`high_evidence`; 0: off). The bids simulated are those within
+    ``bid_width`` of the simple estimate, the window stretched toward the own excess by
+    ``bid_reach`` of it (:func:`bid_candidates`; 0: not at all) and, once the duck gate is
+    open and the own excess per card above ``bid_up_gate``, ``bid_up`` further up (0: not at
+    all).
     """
 
     iterations: int
@@ -953,13 +960,25 @@ class Level:
     duck_gate: float = 0.0
     high: float = 0.0
     own: float = 0.0
+    own_up: bool = False
+    bid_reach: float = 0.0
+    bid_width: float = 2.0
+    bid_up: float = 0.0
+    bid_up_gate: float = 0.0
 
 
 # What the other players have shown in this game (issue 19; BENCHMARKS.md, Wizard pool): their
-# tendencies (``prior``), the seat's own excess over its bids (``own``), and, once the score
-# sheet favours a table of duckers, the chance that a seat ducks every trick (``duck``,
-# ``duck_gate``) weighed by its cards in each world of the card search
-READING = {"prior": 10.0, "own": 8.0, "duck": 0.05, "duck_gate": 1.0}
+# tendencies (``prior``), the seat's own excess over its bids, read upward only (``own``,
+# ``own_up``), and, once the score sheet favours a table of duckers, the chance that a seat
+# ducks every trick (``duck``, ``duck_gate``) weighed by its cards in each world of the card
+# search
+READING: dict[str, Any] = {
+    "prior": 10.0,
+    "own": 8.0,
+    "own_up": True,
+    "duck": 0.3,
+    "duck_gate": 1.0,
+}
 
 LEVELS: dict[str, Level] = {
     "normal": Level(iterations=200, per_card=50, max_plays=6_000, bid_sims=200, **READING),
@@ -1022,9 +1041,16 @@ def heuristic_bids(game: Wizard, world: WizardState, until: int | None = None) -
     return world
 
 
-def bid_candidates(expected: float, legal: Sequence[int]) -> list[int]:
-    """The legal bids worth simulating: within 2 of the heuristic estimate."""
-    near = [b for b in legal if abs(b - expected) <= 2.0]
+def bid_candidates(
+    expected: float, legal: Sequence[int], reach: float = 0.0, width: float = 2.0, up: float = 0.0
+) -> list[int]:
+    """The legal bids worth simulating: within ``width`` of the heuristic estimate, and of
+    every point between it and ``expected + reach`` (the seat's own excess, in tricks); with
+    ``up``, the window starts 1 below the estimate and reaches ``up`` further above."""
+    low, high = expected + min(0.0, reach) - width, expected + max(0.0, reach) + width
+    if up > 0.0:
+        low, high = max(low, expected - 1.0), high + up
+    near = [b for b in legal if low <= b <= high]
     return near or [nearest_bid(expected, legal)]
 
 
@@ -1039,6 +1065,8 @@ def bid_values(
     prior: float = 0.0,
     duck: float = 0.0,
     own: float = 0.0,
+    gate: float = 0.0,
+    upward: bool = False,
 ) -> dict[int, float]:
     """The mean round points of each candidate bid of ``seat``, over the same worlds.
 
@@ -1047,15 +1075,16 @@ def bid_values(
     candidate the even-bid rule forbids in that world is replaced by its neighbour), the
     seats after it bid, and the round is played out with the play policy, with the same random
     choices for every candidate. ``seat``'s simulated tricks then move by its own excess in this
-    game (:func:`own_excess`, ``own`` its prior in cards) times the round's hand size.
+    game (:func:`own_excess`, ``own`` its prior in cards, ``upward`` as there) times the
+    round's hand size. ``duck`` and ``gate``: the ducker mixture of :func:`duck_odds`.
     """
     totals = dict.fromkeys(candidates, 0.0)
     worlds = max(1, sims // len(candidates))
     progress = CURRENT_PROGRESS.get()
     source = BidWorlds(game, state, seat, tendencies(state, seat, prior))
-    odds = duck_odds(state, seat, duck)
+    odds = duck_odds(state, seat, duck, gate)
     n = state.players
-    shift = own_excess(state, seat, own) * state.round
+    shift = own_excess(state, seat, own, upward) * state.round
     for done in range(1, worlds + 1):
         base, legal, world = source.world(rng)
         base.shift = mixed_shift(base.shift, odds, rng)
@@ -1174,17 +1203,36 @@ def later_bids(
     return out
 
 
-def choose_bid(
-    game: Wizard, state: WizardState, seat: int, rng: Rng, level: Level
-) -> tuple[Move, dict[int, float]]:
-    """The legal bid with the best expected points, and the value of every candidate."""
-    legal = [int(m.value) for m in game.legal_moves(state, seat)]
-    expected = estimate_tricks(state.hands[seat], state.trump, state.players)
-    candidates = bid_candidates(expected, legal)
-    if len(candidates) == 1:
-        return Move("bid", candidates[0]), {candidates[0]: 0.0}
-    sims = scaled(level.bid_sims)
-    values = bid_values(
+def level_candidates(
+    level: Level, state: WizardState, seat: int, expected: float, legal: Sequence[int]
+) -> list[int]:
+    """:func:`bid_candidates` for ``level``: reaching toward the seat's own excess by
+    ``Level.bid_reach`` of it, ``Level.bid_width`` either side, and ``Level.bid_up`` higher
+    once the score sheet favours a table of duckers (:func:`duck_odds` with the gate) and the
+    own excess per card is above ``Level.bid_up_gate``."""
+    excess = own_excess(state, seat, level.own, level.own_up)
+    reach = level.bid_reach * excess * state.round
+    up = 0.0
+    if (
+        level.bid_up
+        and excess > level.bid_up_gate
+        and duck_odds(state, seat, level.duck, level.duck_gate) is not None
+    ):
+        up = level.bid_up
+    return bid_candidates(expected, legal, reach, level.bid_width, up)
+
+
+def level_bid_values(
+    level: Level,
+    game: Wizard,
+    state: WizardState,
+    seat: int,
+    rng: Rng,
+    sims: int,
+    candidates: Sequence[int],
+) -> dict[int, float]:
+    """:func:`bid_values` with ``level``'s knobs."""
+    return bid_values(
         game,
         state,
         seat,
@@ -1195,7 +1243,22 @@ def choose_bid(
         level.prior,
         level.duck_bid,
         level.own,
+        level.duck_gate,
+        level.own_up,
     )
+
+
+def choose_bid(
+    game: Wizard, state: WizardState, seat: int, rng: Rng, level: Level
+) -> tuple[Move, dict[int, float]]:
+    """The legal bid with the best expected points, and the value of every candidate."""
+    legal = [int(m.value) for m in game.legal_moves(state, seat)]
+    expected = estimate_tricks(state.hands[seat], state.trump, state.players)
+    candidates = level_candidates(level, state, seat, expected, legal)
+    if len(candidates) == 1:
+        return Move("bid", candidates[0]), {candidates[0]: 0.0}
+    sims = scaled(level.bid_sims)
+    values = level_bid_values(level, game, state, seat, rng, sims, candidates)
     best = max(candidates, key=lambda b: (values[b], -abs(b - expected), -b))
     return Move("bid", best), values
 
@@ -1214,20 +1277,9 @@ def choose_trump(
     for i, suit in enumerate(SUITS):
         chosen = game.play(state, seat, Move("trump", suit))
         expected = estimate_tricks(state.hands[seat], suit, state.players)
-        candidates = bid_candidates(expected, range(state.round + 1))
+        candidates = level_candidates(level, state, seat, expected, range(state.round + 1))
         with reporting_progress(suit_progress(outer, i)):
-            by_bid = bid_values(
-                game,
-                chosen,
-                seat,
-                Rng(seed),
-                sims,
-                candidates,
-                level.noise,
-                level.prior,
-                level.duck_bid,
-                level.own,
-            )
+            by_bid = level_bid_values(level, game, chosen, seat, Rng(seed), sims, candidates)
         values[suit] = max(by_bid.values())
     best = max(SUITS, key=lambda s: (values[s], -SUITS.index(s)))
     return Move("trump", best), values

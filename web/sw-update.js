@@ -4,6 +4,11 @@
 
 let registration = null;
 let requested = false;
+let reloading = false;
+// After skipWaiting, the browser may hold the new version back while the old one still has
+// work in flight for this page (seen in CI, now and then: it never took over). Reloading the
+// page, which is on the home screen with nothing to lose, ends that work and lets it take over.
+const TAKEOVER_MS = 10_000;
 
 /**
  * @param {{inGame: () => boolean, onUpdateReady: (ready: boolean) => void}} hooks
@@ -12,7 +17,10 @@ export async function registerServiceWorker(hooks) {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
   navigator.serviceWorker.addEventListener("controllerchange", () => {
     // The first install claims the page: nothing to reload. Later, only an update we asked for.
-    if (requested) location.reload();
+    if (requested && !reloading) {
+      reloading = true;
+      location.reload();
+    }
   });
   try {
     registration = (await navigator.serviceWorker.register("sw.js")) || null;
@@ -54,6 +62,11 @@ export async function activateWaiting() {
   if (!waiting || !navigator.serviceWorker.controller) return false;
   requested = true;
   waiting.postMessage({ type: "skipWaiting" });
+  setTimeout(() => {
+    if (reloading) return;
+    reloading = true;
+    location.reload();
+  }, TAKEOVER_MS);
   return true;
 }
 

@@ -33,8 +33,8 @@ A variant may carry a query for the page, ``snapshot?x``: the same build, opened
 new tab once the first has precached the build and saved the snapshot) and prints where the
 engine worker's thread spent its time, by trace event.
 
-``--baseline LABEL=DIST`` measures a dist/ built elsewhere in the same rounds (say, by build.py
-of an earlier commit), to compare two versions of the app side by side.
+``--baseline LABEL=DIST`` (repeatable) measures a dist/ built elsewhere in the same rounds (say,
+by build.py of an earlier commit), to compare versions of the app side by side.
 
 Bytes: everything the server sent during a first visit in a persistent profile, until the
 service worker has precached the build: raw (this server does not compress), and as a static
@@ -506,7 +506,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--variants", default="bare,snapshot", help=", ".join(VARIANTS))
-    parser.add_argument("--baseline", metavar="LABEL=DIST", help="a dist/ built elsewhere")
+    parser.add_argument(
+        "--baseline",
+        metavar="LABEL=DIST",
+        action="append",
+        default=[],
+        help="a dist/ built elsewhere (repeatable)",
+    )
     parser.add_argument("--trace", type=Path, metavar="OUT.json", help="trace a later visit")
     args = parser.parse_args()
     if args.trace:
@@ -532,8 +538,8 @@ def main() -> None:
             site = Site(tool, name, dist, info)
             site.url += f"?{query}" if query else ""
             sites.append(site)
-        if args.baseline:
-            label, _, baseline = args.baseline.partition("=")
+        for labelled in args.baseline:
+            label, _, baseline = labelled.partition("=")
             info = json.loads((Path(baseline) / "build.json").read_text(encoding="utf-8"))
             sites.append(Site(tool, label, Path(baseline), info))
         try:
@@ -545,8 +551,7 @@ def main() -> None:
             for site in sites:
                 site.close()
     command = f"python3 bench/bench_boot.py --repeats {args.repeats} --variants {','.join(names)}"
-    if args.baseline:
-        command += f" --baseline {args.baseline}"
+    command += "".join(f" --baseline {labelled}" for labelled in args.baseline)
     info = next((site.info for site in sites if not site.bare), sites[0].info)
     print(
         f"build {info['build']} ({info.get('wheel')}), Pyodide {tool.PYODIDE_VERSION}, "

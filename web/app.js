@@ -590,13 +590,18 @@ async function main() {
   await startSaves(); // the single-slot saves of earlier versions move in first
   window.addEventListener("hashchange", route);
   route();
-  registerServiceWorker({
-    inGame,
-    onUpdateReady: (ready) => {
-      app.updateReady = ready;
-      drawUpdateBanner();
-    },
-  });
+  // The service worker precaches the whole build (about 15 MB) on its first install: it is
+  // registered once the engine is ready (or has failed), so those downloads and cache writes
+  // do not compete with Python's start on a first visit.
+  app.engine.whenReady().catch(() => {}).then(() =>
+    registerServiceWorker({
+      inGame,
+      onUpdateReady: (ready) => {
+        app.updateReady = ready;
+        drawUpdateBanner();
+      },
+    }),
+  );
 }
 
 main();

@@ -28,6 +28,9 @@ own excess    how many tricks more than its bids the seat itself has taken in th
 ducker        a seat that ducks every trick it can: the other model of a seat in the mixture
               of :func:`duck_odds`, in card play once the score sheet favours duckers
               (``Level.duck``, ``Level.duck_gate``)
+choices read  a seat's choices on the score sheet (``RoundRecord.chances``, ``ducked``: how
+              often it ducked a trick it could have won while it needed tricks) read as
+              evidence that it ducks, seat by seat (:func:`choices_ratio`, ``Level.duck_read``)
 always high   a seat that plays its dearest legal card every time (``GRABBED``; the third
               model of :meth:`WizardDomain.three_models`, off unless ``Level.high`` > 0)
 level         easy (the simple bot with noise), normal and hard (search budgets)
@@ -622,7 +625,26 @@ def outcome(bid: int, tricks: int) -> int:
     return 0 if tricks < bid else 1 if tricks == bid else 2
 
 
-def duck_odds(state: WizardState, seat: int, prior: float, gate: float = 0.0) -> list[float] | None:
+# How often a seat ducks a choice (``RoundRecord.chances``) while it still needs tricks: a
+# ducker always (0.95, for play that is not quite pure), a seat playing for its bid seldom
+# (the pool's bid players duck 12-42% of them; BENCHMARKS.md, fifth pass)
+DUCKER_DUCKS = 0.95
+BIDDER_DUCKS = 0.3
+
+
+def choices_ratio(state: WizardState, other: int) -> float:
+    """The likelihood ratio (ducker over bid player) of ``other``'s choices on the score sheet:
+    every choice it ducked while it needed tricks, and every one it took (public)."""
+    ducked = sum(row.ducked[other] for row in state.history if row.ducked)
+    took = sum(row.chances[other] for row in state.history if row.chances) - ducked
+    return (DUCKER_DUCKS / BIDDER_DUCKS) ** ducked * (
+        (1.0 - DUCKER_DUCKS) / (1.0 - BIDDER_DUCKS)
+    ) ** took
+
+
+def duck_odds(
+    state: WizardState, seat: int, prior: float, gate: float = 0.0, read: bool = False
+) -> list[float] | None:
     """How likely each other seat is to be a ducker (it ducks every trick it can), this game.
 
     Two models of a seat: it plays for its bid, or it always ducks. Starting from ``prior``
@@ -635,9 +657,21 @@ def duck_odds(state: WizardState, seat: int, prior: float, gate: float = 0.0) ->
     (:func:`mixed_shift`). ``seat`` itself: 0. ``prior`` 0 reads nothing (None). With a
     ``gate``, nobody is believed to duck (None) until the score sheet favours duckers by more
     than that likelihood ratio: no prior before any evidence.
+
+    ``read``: each seat is read from its own choices instead (:func:`choices_ratio`, the score
+    sheet's ``chances`` and ``ducked``), seat by seat, and the ``gate`` applies to that ratio:
+    a seat is believed to duck only once its choices favour it; None if no seat is.
     """
     if prior <= 0.0:
         return None
+    if read:
+        odds = [0.0] * state.players
+        for other in range(state.players):
+            ratio = choices_ratio(state, other) if other != seat else 0.0
+            if ratio > gate:
+                ratio *= prior / (1.0 - prior)
+                odds[other] = ratio / (1.0 + ratio)
+        return odds if any(odds) else None
     own = 1.0
     for row in state.history:
         k = outcome(row.bids[seat], row.tricks[seat])
@@ -834,7 +868,7 @@ class WizardDomain:
         self.sampler = WorldSampler(game, state, seat)
         self.start = round_from_state(state)
         self.start.shift = tendencies(state, seat, level.prior)
-        self.odds = duck_odds(state, seat, level.duck, level.duck_gate)
+        self.odds = duck_odds(state, seat, level.duck, level.duck_gate, level.duck_read)
         self.evidence = duck_evidence(state, self.hidden) if self.odds is not None else []
         self.high = level.high
         self.high_events = high_evidence(state, seat) if self.high > 0.0 else []
@@ -936,7 +970,9 @@ class Level:
     0: every seat plays for its bid), ``duck_bid`` the same in the bid simulations (measured,
     a share of duckers there cost bids against players who take their tricks; BENCHMARKS.md,
     Wizard pool), ``duck_gate`` the likelihood ratio the score sheet must show for duckers
-    before ``duck`` or ``duck_bid`` applies (0: always), ``own`` how many cards of no bias
+    before ``duck`` or ``duck_bid`` applies (0: always), ``duck_read`` whether that evidence
+    is each seat's own choices on the score sheet (:func:`choices_ratio`, seat by seat)
+    rather than the seat's own rows (the table as a whole), ``own`` how many cards of no bias
     :func:`own_excess` assumes before it believes how the seat's own rounds have landed
     against its bids (0: it reads nothing), ``own_up`` whether that correction only raises
     the bids, ``high`` the share of players believed to play their dearest card always, in
@@ -958,6 +994,7 @@ class Level:
     duck: float = 0.0
     duck_bid: float = 0.0
     duck_gate: float = 0.0
+    duck_read: bool = False
     high: float = 0.0
     own: float = 0.0
     own_up: bool = False
@@ -1067,6 +1104,7 @@ def bid_values(
     own: float = 0.0,
     gate: float = 0.0,
     upward: bool = False,
+    read: bool = False,
 ) -> dict[int, float]:
     """The mean round points of each candidate bid of ``seat``, over the same worlds.
 
@@ -1076,13 +1114,13 @@ def bid_values(
     seats after it bid, and the round is played out with the play policy, with the same random
     choices for every candidate. ``seat``'s simulated tricks then move by its own excess in this
     game (:func:`own_excess`, ``own`` its prior in cards, ``upward`` as there) times the
-    round's hand size. ``duck`` and ``gate``: the ducker mixture of :func:`duck_odds`.
+    round's hand size. ``duck``, ``gate`` and ``read``: the ducker mixture of :func:`duck_odds`.
     """
     totals = dict.fromkeys(candidates, 0.0)
     worlds = max(1, sims // len(candidates))
     progress = CURRENT_PROGRESS.get()
     source = BidWorlds(game, state, seat, tendencies(state, seat, prior))
-    odds = duck_odds(state, seat, duck, gate)
+    odds = duck_odds(state, seat, duck, gate, read)
     n = state.players
     shift = own_excess(state, seat, own, upward) * state.round
     for done in range(1, worlds + 1):
@@ -1216,7 +1254,7 @@ def level_candidates(
     if (
         level.bid_up
         and excess > level.bid_up_gate
-        and duck_odds(state, seat, level.duck, level.duck_gate) is not None
+        and duck_odds(state, seat, level.duck, level.duck_gate, level.duck_read) is not None
     ):
         up = level.bid_up
     return bid_candidates(expected, legal, reach, level.bid_width, up)
@@ -1245,6 +1283,7 @@ def level_bid_values(
         level.own,
         level.duck_gate,
         level.own_up,
+        level.duck_read,
     )
 
 

@@ -828,24 +828,31 @@ def test_the_choices_read_each_seat_apart() -> None:
     assert ai.choices_ratio(ducker, other) == pytest.approx(
         (ai.DUCKER_DUCKS / ai.BIDDER_DUCKS) ** 3
     )
-    odds = ai.duck_odds(ducker, seat, 0.3, 10.0, read=True)
+    odds = ai.duck_odds(ducker, seat, 0.3, 0.0, 10.0, table=False)
     assert odds is not None and odds[other] > 0.9  # three ducks in three chances
     assert [p for s, p in enumerate(odds) if s != other] == [0.0] * 3  # nothing read of others
     # a seat that took one of its chances is not believed to duck; no evidence, no belief
-    assert ai.duck_odds(with_choices(state, other, 3, 2), seat, 0.3, 10.0, read=True) is None
-    assert ai.duck_odds(with_choices(state, other, 0, 0), seat, 0.3, 1.0, read=True) is None
+    took = with_choices(state, other, 3, 2)
+    assert ai.duck_odds(took, seat, 0.3, 0.0, 10.0, table=False) is None
+    assert ai.duck_odds(with_choices(state, other, 0, 0), seat, 0.3, 0.0, 1.0, table=False) is None
+    # in card play on top of the table's reading (the seat's own rows): the larger of the two
+    table = ai.duck_odds(took, seat, 0.3)
+    assert table is not None and ai.duck_odds(took, seat, 0.3, 0.0, 10.0) == table
+    both = ai.duck_odds(ducker, seat, 0.3, 0.0, 10.0)
+    assert both is not None and both[other] == odds[other]
+    assert all(both[s] == table[s] for s in range(4) if s != other)
     # rows saved before the choices were counted read as no evidence
     old = replace(state, history=tuple(replace(r, chances=(), ducked=()) for r in state.history))
     assert ai.choices_ratio(old, other) == 1.0
 
 
 def test_the_choices_reading_decides_from_the_view_alone() -> None:
-    level = replace(wide_bids_level(8.0, duck_bid=0.3), duck_read=True, duck_gate=10.0)
+    level = replace(wide_bids_level(8.0, duck_bid=0.3), read_gate=10.0)
     state = play_to(GAME.new_game("READV", None, 4), lambda s: s.round == 5 and len(s.played) == 2)
     seat = GAME.to_move(state)
     assert seat is not None
     ducker = with_choices(state, (seat + 1) % 4, 4, 4)
-    assert ai.duck_odds(ducker, seat, 0.3, 10.0, read=True) is not None
+    assert ai.duck_odds(ducker, seat, 0.3, 1.0, 10.0, table=False) is not None
     assert_same_view_same_decision(ducker, level)
     bidding = play_to(GAME.new_game("READB", None, 4), lambda s: s.round == 5 and s.phase == "bid")
     bidder = GAME.to_move(bidding)

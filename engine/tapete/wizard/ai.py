@@ -30,7 +30,7 @@ ducker        a seat that ducks every trick it can: the other model of a seat in
               (``Level.duck``, ``Level.duck_gate``)
 choices read  a seat's choices on the score sheet (``RoundRecord.chances``, ``ducked``: how
               often it ducked a trick it could have won while it needed tricks) read as
-              evidence that it ducks, seat by seat (:func:`choices_ratio`, ``Level.duck_read``)
+              evidence that it ducks, seat by seat (:func:`choices_ratio`, ``Level.read_gate``)
 always high   a seat that plays its dearest legal card every time (``GRABBED``; the third
               model of :meth:`WizardDomain.three_models`, off unless ``Level.high`` > 0)
 level         easy (the simple bot with noise), normal and hard (search budgets)
@@ -643,7 +643,12 @@ def choices_ratio(state: WizardState, other: int) -> float:
 
 
 def duck_odds(
-    state: WizardState, seat: int, prior: float, gate: float = 0.0, read: bool = False
+    state: WizardState,
+    seat: int,
+    prior: float,
+    gate: float = 0.0,
+    read_gate: float = 0.0,
+    table: bool = True,
 ) -> list[float] | None:
     """How likely each other seat is to be a ducker (it ducks every trick it can), this game.
 
@@ -658,29 +663,34 @@ def duck_odds(
     ``gate``, nobody is believed to duck (None) until the score sheet favours duckers by more
     than that likelihood ratio: no prior before any evidence.
 
-    ``read``: each seat is read from its own choices instead (:func:`choices_ratio`, the score
-    sheet's ``chances`` and ``ducked``), seat by seat, and the ``gate`` applies to that ratio:
-    a seat is believed to duck only once its choices favour it; None if no seat is.
+    ``read_gate`` (0: off): each seat is also read from its own choices on the score sheet
+    (:func:`choices_ratio`), seat by seat; once they favour ducking by more than ``read_gate``
+    its odds are ``prior`` weighed by them, if that is more than the table's reading gives.
+    ``table`` False leaves the table's reading (the seat's own rows) out: only the seats'
+    choices speak. None when nobody is believed to duck.
     """
     if prior <= 0.0:
         return None
-    if read:
-        odds = [0.0] * state.players
-        for other in range(state.players):
-            ratio = choices_ratio(state, other) if other != seat else 0.0
-            if ratio > gate:
-                ratio *= prior / (1.0 - prior)
-                odds[other] = ratio / (1.0 + ratio)
-        return odds if any(odds) else None
-    own = 1.0
-    for row in state.history:
-        k = outcome(row.bids[seat], row.tricks[seat])
-        own *= OWN_AMONG_DUCKERS[k] / OWN_AMONG_BIDDERS[k]
-    if gate > 0.0 and own <= gate:
-        return None
-    ratio = prior / (1.0 - prior) * own ** (1.0 / (state.players - 1))
-    odds = ratio / (1.0 + ratio)
-    return [0.0 if other == seat else odds for other in range(state.players)]
+    n = state.players
+    odds: list[float] | None = None
+    if table:
+        own = 1.0
+        for row in state.history:
+            k = outcome(row.bids[seat], row.tricks[seat])
+            own *= OWN_AMONG_DUCKERS[k] / OWN_AMONG_BIDDERS[k]
+        if gate <= 0.0 or own > gate:
+            ratio = prior / (1.0 - prior) * own ** (1.0 / (n - 1))
+            p = ratio / (1.0 + ratio)
+            odds = [0.0 if other == seat else p for other in range(n)]
+    if read_gate <= 0.0:
+        return odds
+    out = odds if odds is not None else [0.0] * n
+    for other in range(n):
+        ratio = choices_ratio(state, other) if other != seat else 0.0
+        if ratio > read_gate:
+            ratio *= prior / (1.0 - prior)
+            out[other] = max(out[other], ratio / (1.0 + ratio))
+    return out if any(out) else None
 
 
 # How much likelier a ducker is than a seat playing for its bid to have made a play, in a world
@@ -868,7 +878,7 @@ class WizardDomain:
         self.sampler = WorldSampler(game, state, seat)
         self.start = round_from_state(state)
         self.start.shift = tendencies(state, seat, level.prior)
-        self.odds = duck_odds(state, seat, level.duck, level.duck_gate, level.duck_read)
+        self.odds = duck_odds(state, seat, level.duck, level.duck_gate, level.read_gate)
         self.evidence = duck_evidence(state, self.hidden) if self.odds is not None else []
         self.high = level.high
         self.high_events = high_evidence(state, seat) if self.high > 0.0 else []
@@ -970,9 +980,10 @@ class Level:
     0: every seat plays for its bid), ``duck_bid`` the same in the bid simulations (measured,
     a share of duckers there cost bids against players who take their tricks; BENCHMARKS.md,
     Wizard pool), ``duck_gate`` the likelihood ratio the score sheet must show for duckers
-    before ``duck`` or ``duck_bid`` applies (0: always), ``duck_read`` whether that evidence
-    is each seat's own choices on the score sheet (:func:`choices_ratio`, seat by seat)
-    rather than the seat's own rows (the table as a whole), ``own`` how many cards of no bias
+    before ``duck`` or ``duck_bid`` applies (0: always), ``read_gate`` the likelihood ratio a
+    seat's own choices on the score sheet must show (:func:`choices_ratio`; 0: not read)
+    before that seat is believed to duck on their evidence: in card play on top of the duck
+    gate, in the bids (``duck_bid``, ``bid_up``) instead of it, ``own`` how many cards of no bias
     :func:`own_excess` assumes before it believes how the seat's own rounds have landed
     against its bids (0: it reads nothing), ``own_up`` whether that correction only raises
     the bids, ``high`` the share of players believed to play their dearest card always, in
@@ -994,7 +1005,7 @@ class Level:
     duck: float = 0.0
     duck_bid: float = 0.0
     duck_gate: float = 0.0
-    duck_read: bool = False
+    read_gate: float = 0.0
     high: float = 0.0
     own: float = 0.0
     own_up: bool = False
@@ -1104,7 +1115,7 @@ def bid_values(
     own: float = 0.0,
     gate: float = 0.0,
     upward: bool = False,
-    read: bool = False,
+    read_gate: float = 0.0,
 ) -> dict[int, float]:
     """The mean round points of each candidate bid of ``seat``, over the same worlds.
 
@@ -1114,13 +1125,15 @@ def bid_values(
     seats after it bid, and the round is played out with the play policy, with the same random
     choices for every candidate. ``seat``'s simulated tricks then move by its own excess in this
     game (:func:`own_excess`, ``own`` its prior in cards, ``upward`` as there) times the
-    round's hand size. ``duck``, ``gate`` and ``read``: the ducker mixture of :func:`duck_odds`.
+    round's hand size. ``duck``, ``gate`` and ``read_gate``: the ducker mixture of
+    :func:`duck_odds`; with a ``read_gate``, only the seats' own choices open it (not the seat's
+    own rows).
     """
     totals = dict.fromkeys(candidates, 0.0)
     worlds = max(1, sims // len(candidates))
     progress = CURRENT_PROGRESS.get()
     source = BidWorlds(game, state, seat, tendencies(state, seat, prior))
-    odds = duck_odds(state, seat, duck, gate, read)
+    odds = duck_odds(state, seat, duck, gate, read_gate, table=read_gate <= 0.0)
     n = state.players
     shift = own_excess(state, seat, own, upward) * state.round
     for done in range(1, worlds + 1):
@@ -1254,7 +1267,10 @@ def level_candidates(
     if (
         level.bid_up
         and excess > level.bid_up_gate
-        and duck_odds(state, seat, level.duck, level.duck_gate, level.duck_read) is not None
+        and duck_odds(
+            state, seat, level.duck, level.duck_gate, level.read_gate, level.read_gate <= 0.0
+        )
+        is not None
     ):
         up = level.bid_up
     return bid_candidates(expected, legal, reach, level.bid_width, up)
@@ -1283,7 +1299,7 @@ def level_bid_values(
         level.own,
         level.duck_gate,
         level.own_up,
-        level.duck_read,
+        level.read_gate,
     )
 
 

@@ -522,11 +522,9 @@ def test_the_score_sheet_counts_a_duck_with_a_winner_in_hand() -> None:
     assert row.chances == (0, 1, 1) and row.ducked == (0, 1, 0)
     tricks = [plays[0:3], plays[3:6]]
     assert choices(tricks, (0, 1, 1), "R", 3) == ((0, 1, 1), (0, 1, 0))
-    # the same cards when seat 1 takes the lead with B9: a chance, not ducked
-    assert choices([[(0, "B5"), (1, "B9"), (2, "G4")]], (0, 1, 1), "R", 3) == (
-        (0, 1, 1),
-        (0, 0, 1),
-    )
+    # the same hands when seat 1 plays B9 first: a chance, not ducked
+    took = [[(0, "B5"), (1, "B9"), (2, "R3")], [(2, "G4"), (0, "Y7"), (1, "B2")]]
+    assert choices(took, (0, 1, 1), "R", 3) == ((0, 1, 1), (0, 0, 0))
 
 
 def test_the_choices_are_public_and_read_back_from_json() -> None:

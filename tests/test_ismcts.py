@@ -858,3 +858,32 @@ def test_the_choices_reading_decides_from_the_view_alone() -> None:
     bidder = GAME.to_move(bidding)
     assert bidder is not None
     assert_same_view_same_decision(with_choices(bidding, (bidder + 2) % 4, 4, 4), level)
+
+
+def test_the_wide_bid_window_waits_for_enough_seats_that_duck() -> None:
+    level = replace(wide_bids_level(8.0), bid_reach=0.0, read_gate=10.0, bid_up_seats=2)
+    state = play_to(GAME.new_game("SEATS", None, 4), lambda s: s.round == 9 and s.phase == "bid")
+    seat = GAME.to_move(state)
+    assert seat is not None
+    over = with_own_rows(state, seat, 1)  # the seat's own excess is above 0
+    legal = list(range(10))
+    expected = ai.estimate_tricks(state.hands[seat], state.trump, 4)
+    plain, wide = ai.bid_candidates(expected, legal), ai.bid_candidates(expected, legal, 0, 2, 3)
+    assert plain != wide
+    a, b = (seat + 1) % 4, (seat + 2) % 4
+    one = with_choices(over, a, 4, 4)
+    assert ai.level_candidates(level, one, seat, expected, legal) == plain
+    assert ai.level_candidates(replace(level, bid_up_seats=1), one, seat, expected, legal) == wide
+    first = one.history[0]
+    two = replace(
+        one,
+        history=(
+            replace(
+                first,
+                chances=tuple(4 if s in (a, b) else 0 for s in range(4)),
+                ducked=tuple(4 if s in (a, b) else 0 for s in range(4)),
+            ),
+            *one.history[1:],
+        ),
+    )
+    assert ai.level_candidates(level, two, seat, expected, legal) == wide

@@ -977,21 +977,22 @@ class Level:
     in playouts, ``prior`` how many cards of no bias :func:`tendencies` assumes before it
     believes what the other seats have shown (0: it reads nothing), ``duck`` the share of
     players believed to duck every trick before any evidence, in card play (:func:`duck_odds`;
-    0: every seat plays for its bid), ``duck_bid`` the same in the bid simulations (measured,
-    a share of duckers there cost bids against players who take their tricks; BENCHMARKS.md,
-    Wizard pool), ``duck_gate`` the likelihood ratio the score sheet must show for duckers
-    before ``duck`` or ``duck_bid`` applies (0: always), ``read_gate`` the likelihood ratio a
-    seat's own choices on the score sheet must show (:func:`choices_ratio`; 0: not read)
-    before that seat is believed to duck on their evidence: in card play on top of the duck
-    gate, in the bids (``duck_bid``, ``bid_up``) instead of it, ``own`` how many cards of no bias
-    :func:`own_excess` assumes before it believes how the seat's own rounds have landed
-    against its bids (0: it reads nothing), ``own_up`` whether that correction only raises
-    the bids, ``high`` the share of players believed to play their dearest card always, in
-    card play (:func:`high_evidence`; 0: off). The bids simulated are those within
-    ``bid_width`` of the simple estimate, the window stretched toward the own excess by
-    ``bid_reach`` of it (:func:`bid_candidates`; 0: not at all) and, once the duck gate is
-    open and the own excess per card above ``bid_up_gate``, ``bid_up`` further up (0: not at
-    all).
+    0: every seat plays for its bid), ``duck_bid`` the same in the bid simulations (measured:
+    gated by the table's reading it cost bids against players who take their tricks, gated by
+    each seat's choices it pays; BENCHMARKS.md, Wizard pool), ``duck_gate`` the likelihood
+    ratio the score sheet must show for duckers before ``duck`` or ``duck_bid`` applies (0:
+    always), ``read_gate`` the likelihood ratio a seat's own choices on the score sheet must
+    show (:func:`choices_ratio`; 0: not read) before that seat is believed to duck on their
+    evidence: in card play on top of the duck gate, in the bids (``duck_bid``, ``bid_up``)
+    instead of it, ``own`` how many cards of no bias :func:`own_excess` assumes before it
+    believes how the seat's own rounds have landed against its bids (0: it reads nothing),
+    ``own_up`` whether that correction only raises the bids, ``high`` the share of players
+    believed to play their dearest card always, in card play (:func:`high_evidence`; 0: off).
+    The bids simulated are those within ``bid_width`` of the simple estimate, the window
+    stretched toward the own excess by ``bid_reach`` of it (:func:`bid_candidates`; 0: not at
+    all) and, once the duck gate is open (the read gate, if set, for ``bid_up_seats`` seats
+    or more) and the own excess per card above ``bid_up_gate``, ``bid_up`` further up (0: not
+    at all).
     """
 
     iterations: int
@@ -1013,19 +1014,27 @@ class Level:
     bid_width: float = 2.0
     bid_up: float = 0.0
     bid_up_gate: float = 0.0
+    bid_up_seats: int = 1
 
 
 # What the other players have shown in this game (issue 19; BENCHMARKS.md, Wizard pool): their
 # tendencies (``prior``), the seat's own excess over its bids, read upward only (``own``,
 # ``own_up``), and, once the score sheet favours a table of duckers, the chance that a seat
 # ducks every trick (``duck``, ``duck_gate``) weighed by its cards in each world of the card
-# search
+# search; and seat by seat, once a seat's own choices on the score sheet show it ducking
+# (``read_gate``): the same chance in card play, the ducker in the bid simulation
+# (``duck_bid``) and, once two seats show it, bids up to ``bid_up`` above the usual window
+# (``bid_up_seats``)
 READING: dict[str, Any] = {
     "prior": 10.0,
     "own": 8.0,
     "own_up": True,
     "duck": 0.3,
     "duck_gate": 1.0,
+    "read_gate": 10.0,
+    "duck_bid": 0.3,
+    "bid_up": 3.0,
+    "bid_up_seats": 2,
 }
 
 LEVELS: dict[str, Level] = {
@@ -1259,20 +1268,18 @@ def level_candidates(
 ) -> list[int]:
     """:func:`bid_candidates` for ``level``: reaching toward the seat's own excess by
     ``Level.bid_reach`` of it, ``Level.bid_width`` either side, and ``Level.bid_up`` higher
-    once the score sheet favours a table of duckers (:func:`duck_odds` with the gate) and the
-    own excess per card is above ``Level.bid_up_gate``."""
+    once the score sheet favours duckers (:func:`duck_odds` with the gate: with a read gate,
+    at least ``Level.bid_up_seats`` seats' own choices) and the own excess per card is above
+    ``Level.bid_up_gate``."""
     excess = own_excess(state, seat, level.own, level.own_up)
     reach = level.bid_reach * excess * state.round
     up = 0.0
-    if (
-        level.bid_up
-        and excess > level.bid_up_gate
-        and duck_odds(
+    if level.bid_up and excess > level.bid_up_gate:
+        odds = duck_odds(
             state, seat, level.duck, level.duck_gate, level.read_gate, level.read_gate <= 0.0
         )
-        is not None
-    ):
-        up = level.bid_up
+        if odds is not None and sum(p > 0.0 for p in odds) >= level.bid_up_seats:
+            up = level.bid_up
     return bid_candidates(expected, legal, reach, level.bid_width, up)
 
 

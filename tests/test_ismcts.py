@@ -803,3 +803,87 @@ def test_the_bid_window_widens_upward_once_the_table_looks_like_duckers() -> Non
     wide = ai.level_candidates(level, over, seat, expected, legal)
     assert shift > 0.0
     assert wide == [b for b in legal if expected - 1.0 <= b <= expected + shift + 5.0]
+
+
+def with_choices(state: WizardState, seat: int, chances: int, ducked: int) -> WizardState:
+    """``state`` whose score sheet shows ``seat`` with ``chances`` choices while it needed
+    tricks, ``ducked`` of them ducked, in its first round (every other count 0)."""
+    n = state.players
+    first = state.history[0]
+    first = replace(
+        first,
+        chances=tuple(chances if s == seat else 0 for s in range(n)),
+        ducked=tuple(ducked if s == seat else 0 for s in range(n)),
+    )
+    rest = tuple(replace(r, chances=(0,) * n, ducked=(0,) * n) for r in state.history[1:])
+    return replace(state, history=(first, *rest))
+
+
+def test_the_choices_read_each_seat_apart() -> None:
+    state = play_to(GAME.new_game("READ", None, 4), lambda s: s.round == 4 and s.phase == "bid")
+    seat = GAME.to_move(state)
+    assert seat is not None
+    other = (seat + 1) % 4
+    ducker = with_choices(state, other, 3, 3)
+    assert ai.choices_ratio(ducker, other) == pytest.approx(
+        (ai.DUCKER_DUCKS / ai.BIDDER_DUCKS) ** 3
+    )
+    odds = ai.duck_odds(ducker, seat, 0.3, 0.0, 10.0, table=False)
+    assert odds is not None and odds[other] > 0.9  # three ducks in three chances
+    assert [p for s, p in enumerate(odds) if s != other] == [0.0] * 3  # nothing read of others
+    # a seat that took one of its chances is not believed to duck; no evidence, no belief
+    took = with_choices(state, other, 3, 2)
+    assert ai.duck_odds(took, seat, 0.3, 0.0, 10.0, table=False) is None
+    assert ai.duck_odds(with_choices(state, other, 0, 0), seat, 0.3, 0.0, 1.0, table=False) is None
+    # in card play on top of the table's reading (the seat's own rows): the larger of the two
+    table = ai.duck_odds(took, seat, 0.3)
+    assert table is not None and ai.duck_odds(took, seat, 0.3, 0.0, 10.0) == table
+    both = ai.duck_odds(ducker, seat, 0.3, 0.0, 10.0)
+    assert both is not None and both[other] == odds[other]
+    assert all(both[s] == table[s] for s in range(4) if s != other)
+    # rows saved before the choices were counted read as no evidence
+    old = replace(state, history=tuple(replace(r, chances=(), ducked=()) for r in state.history))
+    assert ai.choices_ratio(old, other) == 1.0
+
+
+def test_the_choices_reading_decides_from_the_view_alone() -> None:
+    level = replace(wide_bids_level(8.0, duck_bid=0.3), read_gate=10.0)
+    state = play_to(GAME.new_game("READV", None, 4), lambda s: s.round == 5 and len(s.played) == 2)
+    seat = GAME.to_move(state)
+    assert seat is not None
+    ducker = with_choices(state, (seat + 1) % 4, 4, 4)
+    assert ai.duck_odds(ducker, seat, 0.3, 1.0, 10.0, table=False) is not None
+    assert_same_view_same_decision(ducker, level)
+    bidding = play_to(GAME.new_game("READB", None, 4), lambda s: s.round == 5 and s.phase == "bid")
+    bidder = GAME.to_move(bidding)
+    assert bidder is not None
+    assert_same_view_same_decision(with_choices(bidding, (bidder + 2) % 4, 4, 4), level)
+
+
+def test_the_wide_bid_window_waits_for_enough_seats_that_duck() -> None:
+    level = replace(wide_bids_level(8.0), bid_reach=0.0, read_gate=10.0, bid_up_seats=2)
+    state = play_to(GAME.new_game("SEATS", None, 4), lambda s: s.round == 9 and s.phase == "bid")
+    seat = GAME.to_move(state)
+    assert seat is not None
+    over = with_own_rows(state, seat, 1)  # the seat's own excess is above 0
+    legal = list(range(10))
+    expected = ai.estimate_tricks(state.hands[seat], state.trump, 4)
+    plain, wide = ai.bid_candidates(expected, legal), ai.bid_candidates(expected, legal, 0, 2, 3)
+    assert plain != wide
+    a, b = (seat + 1) % 4, (seat + 2) % 4
+    one = with_choices(over, a, 4, 4)
+    assert ai.level_candidates(level, one, seat, expected, legal) == plain
+    assert ai.level_candidates(replace(level, bid_up_seats=1), one, seat, expected, legal) == wide
+    first = one.history[0]
+    two = replace(
+        one,
+        history=(
+            replace(
+                first,
+                chances=tuple(4 if s in (a, b) else 0 for s in range(4)),
+                ducked=tuple(4 if s in (a, b) else 0 for s in range(4)),
+            ),
+            *one.history[1:],
+        ),
+    )
+    assert ai.level_candidates(level, two, seat, expected, legal) == wide

@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tapete.bots import choose_move
-from tapete.errors import BadOptionError, IllegalMoveError, InvalidMoveError, NotYourTurnError
-from tapete.wizard import DECK, GAME, Move, legal_cards, round_points, trick_winner
+from tapete.errors import (
+    BadOptionError,
+    BadStateError,
+    IllegalMoveError,
+    InvalidMoveError,
+    NotYourTurnError,
+)
+from tapete.wizard import DECK, GAME, Move, WizardState, legal_cards, round_points, trick_winner
 from tapete.wizard.cards import is_jester, is_wizard, suit_of
+from tapete.wizard.game import choices
 
 # -- trick vectors (SPEC 2.2) ---------------------------------------------------------------
 
@@ -485,3 +494,110 @@ def test_the_served_game_has_every_level_and_the_bare_rules_none() -> None:
     assert choose_move(bare, state, seat, "random") in bare.legal_moves(state, seat)
     with pytest.raises(BadOptionError):  # no level but the generic one
         choose_move(bare, state, seat, "normal")
+
+
+# -- the score sheet's choices (issue 19: a public reading of each seat across rounds) -----------
+
+
+def played_round(plays: list[tuple[int, str]]) -> tuple[WizardState, WizardState]:
+    """Round 2 of a 3-player game with hands and bids set by hand (trump red, bids 0, 1, 1),
+    before and after ``plays``."""
+    state = GAME.deal_round(GAME.new_game("CHOICES", None, 3), 2)
+    hands = (("B5", "Y7"), ("B9", "B2"), ("R3", "G4"))
+    state = replace(state, hands=hands, trump="R", phase="play", bids=(0, 1, 1), leader=0, dealer=2)
+    before = state
+    for seat, card in plays:
+        state = GAME.apply(state, seat, Move("play", card))
+    return before, state
+
+
+def test_the_score_sheet_counts_a_duck_with_a_winner_in_hand() -> None:
+    """Seat 1 needs a trick and holds B9, which would win the blue lead, but plays B2: a chance
+    ducked. Seat 2, void in blue, trumps in with R3 although it held G4: a chance taken. The
+    second trick offers nobody a choice, and seat 0 bid 0 (it never needs a trick)."""
+    plays = [(0, "B5"), (1, "B2"), (2, "R3"), (2, "G4"), (0, "Y7"), (1, "B9")]
+    _, state = played_round(plays)
+    row = state.history[-1]
+    assert (row.bids, row.tricks) == ((0, 1, 1), (0, 0, 2))
+    assert row.chances == (0, 1, 1) and row.ducked == (0, 1, 0)
+    tricks = [plays[0:3], plays[3:6]]
+    assert choices(tricks, (0, 1, 1), "R", 3) == ((0, 1, 1), (0, 1, 0))
+    # the same hands when seat 1 plays B9 first: a chance, not ducked
+    took = [[(0, "B5"), (1, "B9"), (2, "R3")], [(2, "G4"), (0, "Y7"), (1, "B2")]]
+    assert choices(took, (0, 1, 1), "R", 3) == ((0, 1, 1), (0, 0, 0))
+
+
+def test_the_choices_are_public_and_read_back_from_json() -> None:
+    _, state = played_round([(0, "B5"), (1, "B2"), (2, "R3"), (2, "G4"), (0, "Y7"), (1, "B9")])
+    row = GAME.view(state, 0)["history"][-1]
+    assert (row["chances"], row["ducked"]) == ([0, 1, 1], [0, 1, 0])
+    state = GAME.new_game("CHOICES", None, 4)
+    for step in range(120):
+        seat = GAME.to_move(state)
+        assert seat is not None
+        state = GAME.apply(state, seat, choose_move(GAME, state, seat, "heuristic", step))
+    data = GAME.to_json(state)
+    assert data["history"] and all("ducked" in r for r in data["history"])
+    assert GAME.to_json(GAME.from_json(data)) == data
+
+
+def heuristic_game_json(moves: int = 60) -> dict[str, Any]:
+    state = GAME.new_game("OLDROWS", None, 4)
+    for step in range(moves):
+        seat = GAME.to_move(state)
+        assert seat is not None
+        state = GAME.apply(state, seat, choose_move(GAME, state, seat, "heuristic", step))
+    assert state.history
+    return GAME.to_json(state)
+
+
+def test_a_game_saved_before_the_choices_were_counted_still_loads() -> None:
+    from tapete.wizard import ai
+
+    data = heuristic_game_json()
+    for row in data["history"]:
+        del row["chances"], row["ducked"]
+    state = GAME.from_json(data)
+    assert all(r.chances == (0,) * 4 and r.ducked == (0,) * 4 for r in state.history)
+    assert [ai.choices_ratio(state, s) for s in range(4)] == [1.0] * 4  # no evidence
+    assert GAME.to_json(state)["history"][0]["chances"] == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "path"),
+    [
+        ("chances", [0, "1", 0, 0], "$.history[0].chances[1]"),
+        ("chances", [0, 0, 0], "$.history[0].chances"),
+        ("ducked", [0, 0, True, 0], "$.history[0].ducked[2]"),
+        ("ducked", [0, 0, 0, -1], "$.history[0].ducked[3]"),
+        ("ducked", [0, 0, 0, 99], "$.history[0].ducked[3]"),
+        ("chances", "none", "$.history[0].chances"),
+    ],
+)
+def test_a_malformed_choice_count_is_a_coded_error_with_its_path(
+    key: str, value: Any, path: str
+) -> None:
+    data = heuristic_game_json()
+    data["history"][0][key] = value
+    kept = copy.deepcopy(data)
+    with pytest.raises(BadStateError) as caught:
+        GAME.from_json(data)
+    assert caught.value.code == "bad_state" and caught.value.details["path"] == path
+    assert data == kept
+
+
+def test_the_choice_counts_must_agree_with_the_row() -> None:
+    data = heuristic_game_json()
+    row = data["history"][0]
+    seat = row["bids"].index(0) if 0 in row["bids"] else None
+    if seat is not None:  # a seat that bid 0 never needed a trick
+        broken = copy.deepcopy(data)
+        broken["history"][0]["chances"][seat] = 1
+        with pytest.raises(BadStateError) as caught:
+            GAME.from_json(broken)
+        assert caught.value.details["path"] == f"$.history[0].chances[{seat}]"
+    row["chances"] = [0, 0, 0, 0]
+    row["ducked"] = [0, 1, 0, 0]  # more ducked than chances
+    with pytest.raises(BadStateError) as caught:
+        GAME.from_json(data)
+    assert caught.value.details["path"] == "$.history[0].ducked[1]"

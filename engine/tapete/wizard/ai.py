@@ -28,6 +28,9 @@ own excess    how many tricks more than its bids the seat itself has taken in th
 ducker        a seat that ducks every trick it can: the other model of a seat in the mixture
               of :func:`duck_odds`, in card play once the score sheet favours duckers
               (``Level.duck``, ``Level.duck_gate``)
+choices read  a seat's choices on the score sheet (``RoundRecord.chances``, ``ducked``: how
+              often it ducked a trick it could have won while it needed tricks) read as
+              evidence that it ducks, seat by seat (:func:`choices_ratio`, ``Level.read_gate``)
 always high   a seat that plays its dearest legal card every time (``GRABBED``; the third
               model of :meth:`WizardDomain.three_models`, off unless ``Level.high`` > 0)
 level         easy (the simple bot with noise), normal and hard (search budgets)
@@ -622,7 +625,31 @@ def outcome(bid: int, tricks: int) -> int:
     return 0 if tricks < bid else 1 if tricks == bid else 2
 
 
-def duck_odds(state: WizardState, seat: int, prior: float, gate: float = 0.0) -> list[float] | None:
+# How often a seat ducks a choice (``RoundRecord.chances``) while it still needs tricks: a
+# ducker always (0.95, for play that is not quite pure), a seat playing for its bid seldom
+# (the pool's bid players duck 12-42% of them; BENCHMARKS.md, fifth pass)
+DUCKER_DUCKS = 0.95
+BIDDER_DUCKS = 0.3
+
+
+def choices_ratio(state: WizardState, other: int) -> float:
+    """The likelihood ratio (ducker over bid player) of ``other``'s choices on the score sheet:
+    every choice it ducked while it needed tricks, and every one it took (public)."""
+    ducked = sum(row.ducked[other] for row in state.history if row.ducked)
+    took = sum(row.chances[other] for row in state.history if row.chances) - ducked
+    return (DUCKER_DUCKS / BIDDER_DUCKS) ** ducked * (
+        (1.0 - DUCKER_DUCKS) / (1.0 - BIDDER_DUCKS)
+    ) ** took
+
+
+def duck_odds(
+    state: WizardState,
+    seat: int,
+    prior: float,
+    gate: float = 0.0,
+    read_gate: float = 0.0,
+    table: bool = True,
+) -> list[float] | None:
     """How likely each other seat is to be a ducker (it ducks every trick it can), this game.
 
     Two models of a seat: it plays for its bid, or it always ducks. Starting from ``prior``
@@ -635,18 +662,35 @@ def duck_odds(state: WizardState, seat: int, prior: float, gate: float = 0.0) ->
     (:func:`mixed_shift`). ``seat`` itself: 0. ``prior`` 0 reads nothing (None). With a
     ``gate``, nobody is believed to duck (None) until the score sheet favours duckers by more
     than that likelihood ratio: no prior before any evidence.
+
+    ``read_gate`` (0: off): each seat is also read from its own choices on the score sheet
+    (:func:`choices_ratio`), seat by seat; once they favour ducking by more than ``read_gate``
+    its odds are ``prior`` weighed by them, if that is more than the table's reading gives.
+    ``table`` False leaves the table's reading (the seat's own rows) out: only the seats'
+    choices speak. None when nobody is believed to duck.
     """
     if prior <= 0.0:
         return None
-    own = 1.0
-    for row in state.history:
-        k = outcome(row.bids[seat], row.tricks[seat])
-        own *= OWN_AMONG_DUCKERS[k] / OWN_AMONG_BIDDERS[k]
-    if gate > 0.0 and own <= gate:
-        return None
-    ratio = prior / (1.0 - prior) * own ** (1.0 / (state.players - 1))
-    odds = ratio / (1.0 + ratio)
-    return [0.0 if other == seat else odds for other in range(state.players)]
+    n = state.players
+    odds: list[float] | None = None
+    if table:
+        own = 1.0
+        for row in state.history:
+            k = outcome(row.bids[seat], row.tricks[seat])
+            own *= OWN_AMONG_DUCKERS[k] / OWN_AMONG_BIDDERS[k]
+        if gate <= 0.0 or own > gate:
+            ratio = prior / (1.0 - prior) * own ** (1.0 / (n - 1))
+            p = ratio / (1.0 + ratio)
+            odds = [0.0 if other == seat else p for other in range(n)]
+    if read_gate <= 0.0:
+        return odds
+    out = odds if odds is not None else [0.0] * n
+    for other in range(n):
+        ratio = choices_ratio(state, other) if other != seat else 0.0
+        if ratio > read_gate:
+            ratio *= prior / (1.0 - prior)
+            out[other] = max(out[other], ratio / (1.0 + ratio))
+    return out if any(out) else None
 
 
 # How much likelier a ducker is than a seat playing for its bid to have made a play, in a world
@@ -834,7 +878,7 @@ class WizardDomain:
         self.sampler = WorldSampler(game, state, seat)
         self.start = round_from_state(state)
         self.start.shift = tendencies(state, seat, level.prior)
-        self.odds = duck_odds(state, seat, level.duck, level.duck_gate)
+        self.odds = duck_odds(state, seat, level.duck, level.duck_gate, level.read_gate)
         self.evidence = duck_evidence(state, self.hidden) if self.odds is not None else []
         self.high = level.high
         self.high_events = high_evidence(state, seat) if self.high > 0.0 else []
@@ -933,18 +977,22 @@ class Level:
     in playouts, ``prior`` how many cards of no bias :func:`tendencies` assumes before it
     believes what the other seats have shown (0: it reads nothing), ``duck`` the share of
     players believed to duck every trick before any evidence, in card play (:func:`duck_odds`;
-    0: every seat plays for its bid), ``duck_bid`` the same in the bid simulations (measured,
-    a share of duckers there cost bids against players who take their tricks; BENCHMARKS.md,
-    Wizard pool), ``duck_gate`` the likelihood ratio the score sheet must show for duckers
-    before ``duck`` or ``duck_bid`` applies (0: always), ``own`` how many cards of no bias
-    :func:`own_excess` assumes before it believes how the seat's own rounds have landed
-    against its bids (0: it reads nothing), ``own_up`` whether that correction only raises
-    the bids, ``high`` the share of players believed to play their dearest card always, in
-    card play (:func:`high_evidence`; 0: off). The bids simulated are those within
-    ``bid_width`` of the simple estimate, the window stretched toward the own excess by
-    ``bid_reach`` of it (:func:`bid_candidates`; 0: not at all) and, once the duck gate is
-    open and the own excess per card above ``bid_up_gate``, ``bid_up`` further up (0: not at
-    all).
+    0: every seat plays for its bid), ``duck_bid`` the same in the bid simulations (measured:
+    gated by the table's reading it cost bids against players who take their tricks, gated by
+    each seat's choices it pays; BENCHMARKS.md, Wizard pool), ``duck_gate`` the likelihood
+    ratio the score sheet must show for duckers before ``duck`` or ``duck_bid`` applies (0:
+    always), ``read_gate`` the likelihood ratio a seat's own choices on the score sheet must
+    show (:func:`choices_ratio`; 0: not read) before that seat is believed to duck on their
+    evidence: in card play on top of the duck gate, in the bids (``duck_bid``, ``bid_up``)
+    instead of it, ``own`` how many cards of no bias :func:`own_excess` assumes before it
+    believes how the seat's own rounds have landed against its bids (0: it reads nothing),
+    ``own_up`` whether that correction only raises the bids, ``high`` the share of players
+    believed to play their dearest card always, in card play (:func:`high_evidence`; 0: off).
+    The bids simulated are those within ``bid_width`` of the simple estimate, the window
+    stretched toward the own excess by ``bid_reach`` of it (:func:`bid_candidates`; 0: not at
+    all) and, once the duck gate is open (the read gate, if set, for ``bid_up_seats`` seats
+    or more) and the own excess per card above ``bid_up_gate``, ``bid_up`` further up (0: not
+    at all).
     """
 
     iterations: int
@@ -958,6 +1006,7 @@ class Level:
     duck: float = 0.0
     duck_bid: float = 0.0
     duck_gate: float = 0.0
+    read_gate: float = 0.0
     high: float = 0.0
     own: float = 0.0
     own_up: bool = False
@@ -965,19 +1014,27 @@ class Level:
     bid_width: float = 2.0
     bid_up: float = 0.0
     bid_up_gate: float = 0.0
+    bid_up_seats: int = 1
 
 
 # What the other players have shown in this game (issue 19; BENCHMARKS.md, Wizard pool): their
 # tendencies (``prior``), the seat's own excess over its bids, read upward only (``own``,
 # ``own_up``), and, once the score sheet favours a table of duckers, the chance that a seat
 # ducks every trick (``duck``, ``duck_gate``) weighed by its cards in each world of the card
-# search
+# search; and seat by seat, once a seat's own choices on the score sheet show it ducking
+# (``read_gate``): the same chance in card play, the ducker in the bid simulation
+# (``duck_bid``) and, once two seats show it, bids up to ``bid_up`` above the usual window
+# (``bid_up_seats``)
 READING: dict[str, Any] = {
     "prior": 10.0,
     "own": 8.0,
     "own_up": True,
     "duck": 0.3,
     "duck_gate": 1.0,
+    "read_gate": 10.0,
+    "duck_bid": 0.3,
+    "bid_up": 3.0,
+    "bid_up_seats": 2,
 }
 
 LEVELS: dict[str, Level] = {
@@ -1067,6 +1124,7 @@ def bid_values(
     own: float = 0.0,
     gate: float = 0.0,
     upward: bool = False,
+    read_gate: float = 0.0,
 ) -> dict[int, float]:
     """The mean round points of each candidate bid of ``seat``, over the same worlds.
 
@@ -1076,13 +1134,15 @@ def bid_values(
     seats after it bid, and the round is played out with the play policy, with the same random
     choices for every candidate. ``seat``'s simulated tricks then move by its own excess in this
     game (:func:`own_excess`, ``own`` its prior in cards, ``upward`` as there) times the
-    round's hand size. ``duck`` and ``gate``: the ducker mixture of :func:`duck_odds`.
+    round's hand size. ``duck``, ``gate`` and ``read_gate``: the ducker mixture of
+    :func:`duck_odds`; with a ``read_gate``, only the seats' own choices open it (not the seat's
+    own rows).
     """
     totals = dict.fromkeys(candidates, 0.0)
     worlds = max(1, sims // len(candidates))
     progress = CURRENT_PROGRESS.get()
     source = BidWorlds(game, state, seat, tendencies(state, seat, prior))
-    odds = duck_odds(state, seat, duck, gate)
+    odds = duck_odds(state, seat, duck, gate, read_gate, table=read_gate <= 0.0)
     n = state.players
     shift = own_excess(state, seat, own, upward) * state.round
     for done in range(1, worlds + 1):
@@ -1208,17 +1268,18 @@ def level_candidates(
 ) -> list[int]:
     """:func:`bid_candidates` for ``level``: reaching toward the seat's own excess by
     ``Level.bid_reach`` of it, ``Level.bid_width`` either side, and ``Level.bid_up`` higher
-    once the score sheet favours a table of duckers (:func:`duck_odds` with the gate) and the
-    own excess per card is above ``Level.bid_up_gate``."""
+    once the score sheet favours duckers (:func:`duck_odds` with the gate: with a read gate,
+    at least ``Level.bid_up_seats`` seats' own choices) and the own excess per card is above
+    ``Level.bid_up_gate``."""
     excess = own_excess(state, seat, level.own, level.own_up)
     reach = level.bid_reach * excess * state.round
     up = 0.0
-    if (
-        level.bid_up
-        and excess > level.bid_up_gate
-        and duck_odds(state, seat, level.duck, level.duck_gate) is not None
-    ):
-        up = level.bid_up
+    if level.bid_up and excess > level.bid_up_gate:
+        odds = duck_odds(
+            state, seat, level.duck, level.duck_gate, level.read_gate, level.read_gate <= 0.0
+        )
+        if odds is not None and sum(p > 0.0 for p in odds) >= level.bid_up_seats:
+            up = level.bid_up
     return bid_candidates(expected, legal, reach, level.bid_width, up)
 
 
@@ -1245,6 +1306,7 @@ def level_bid_values(
         level.own,
         level.duck_gate,
         level.own_up,
+        level.read_gate,
     )
 
 

@@ -12,6 +12,10 @@ bid        the number of tricks a player says they will take, 0..r, made clockwi
 trick      one card from each player, clockwise from the leader; the winner leads the next one
 phase      "trump" (the dealer chooses a suit), "bid", "play" or "over"
 history    one row per finished round: bids, tricks, points and running totals (the score sheet)
+choice     a card a seat followed with (not led) while it held both a legal card that would win
+           the trick as it stood and one that would not. Every hand of a round is public once
+           the round is over: the score sheet counts each seat's choices while it needed tricks
+           (``chances``) and how many it ducked (``ducked``; :func:`choices`)
 
 Moves have a text form, which is also their JSON: ``bid 2``, ``play R13``, ``trump B``.
 Every deal derives from the seed and the round number alone (``Rng.derive``), so the same link
@@ -101,6 +105,11 @@ class RoundRecord:
     tricks: tuple[int, ...]
     points: tuple[int, ...]
     totals: tuple[int, ...]
+    # per seat: its choices (glossary) while it still needed tricks for its bid, and how many
+    # of those it ducked (:func:`choices`); rows saved before these were counted read as
+    # zeros (no chances: no evidence)
+    chances: tuple[int, ...] = ()
+    ducked: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -139,6 +148,39 @@ class WizardState:
 def round_points(bid: int, won: int) -> int:
     """20 + 10 per trick for an exact bid, else -10 per trick off."""
     return 20 + 10 * won if bid == won else -10 * abs(won - bid)
+
+
+def choices(
+    tricks: Sequence[Sequence[Play]], bids: Sequence[int], trump: str | None, players: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A finished round's ``chances`` and ``ducked`` per seat (:class:`RoundRecord`): its
+    choices (glossary) while it still needed tricks for its bid, and how many of those it
+    ducked, playing a card that did not win the trick as it stood.
+
+    ``tricks`` are every trick of the round in order, so each seat's hand at each of its turns
+    is the cards it played from then on: public once the round is over, whatever the bidding
+    mode (the bids too are shown by then).
+    """
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for trick in tricks:
+        for seat, card in trick:
+            hands[seat].append(card)
+    chances, ducked, won = [0] * players, [0] * players, [0] * players
+    for trick in tricks:
+        cards: list[str] = []
+        for seat, card in trick:
+            if cards and won[seat] < bids[seat]:
+                wins = [
+                    trick_winner([*cards, c], trump) == len(cards)
+                    for c in legal_cards(hands[seat], cards)
+                ]
+                if any(wins) and not all(wins):
+                    chances[seat] += 1
+                    ducked[seat] += trick_winner([*cards, card], trump) != len(cards)
+            hands[seat].remove(card)
+            cards.append(card)
+        won[trick[trick_winner(cards, trump)][0]] += 1
+    return tuple(chances), tuple(ducked)
 
 
 def draw_first_dealer(seed: str, players: int) -> tuple[int, tuple[tuple[Play, ...], ...]]:
@@ -389,6 +431,7 @@ class Wizard(Game[WizardState, Move]):
             state.tricks,
             points,
             totals,
+            *choices(state.played, bids, state.trump, state.players),
         )
         state = replace(state, scores=totals, history=state.history + (record,))
         if state.round == state.rounds:
@@ -561,6 +604,8 @@ def record_to_json(row: RoundRecord) -> dict[str, Any]:
         "tricks": list(row.tricks),
         "points": list(row.points),
         "totals": list(row.totals),
+        "chances": list(row.chances or (0,) * len(row.bids)),
+        "ducked": list(row.ducked or (0,) * len(row.bids)),
     }
 
 
@@ -869,7 +914,18 @@ class StateReader:
             totals=self.ints(
                 get_field(r, "totals", list, path), f"{path}.totals", n, -(10**6), 10**6
             ),
+            chances=self.counts(r, "chances", path, n, number),
+            ducked=self.counts(r, "ducked", path, n, number),
         )
+
+    def counts(
+        self, r: dict[str, Any], key: str, path: str, n: int, number: int
+    ) -> tuple[int, ...]:
+        """A row's per-seat count 0..its round; absent (a game saved before it was counted):
+        zeros."""
+        if key not in r:
+            return (0,) * n
+        return self.ints(get_field(r, key, list, path), f"{path}.{key}", n, 0, number)
 
     # whole-state invariants: what the rest of the engine relies on
 
@@ -887,6 +943,18 @@ class StateReader:
         )
         for i, row in enumerate(s.history):
             require(row.round == i + 1, "rounds out of order", f"$.history[{i}].round")
+            for seat in range(n):
+                where = f"$.history[{i}]"
+                require(
+                    row.chances[seat] == 0 or row.bids[seat] > 0,
+                    "a seat that bid 0 never needed a trick",
+                    f"{where}.chances[{seat}]",
+                )
+                require(
+                    row.ducked[seat] <= min(row.chances[seat], row.round - row.tricks[seat]),
+                    "more tricks ducked than chances to duck or tricks lost",
+                    f"{where}.ducked[{seat}]",
+                )
         require(
             s.scores == (s.history[-1].totals if s.history else (0,) * n),
             "scores do not match the score sheet",

@@ -572,6 +572,28 @@ def copy_web(web: Path, dist: Path) -> None:
     merge_translations(web / "i18n", dist / "i18n")
 
 
+BOOT_TAG = '<script src="boot.js" async></script>'
+CSP_SCRIPT_SRC = "script-src 'self'"
+
+
+def inline_boot(dist: Path) -> None:
+    """Put boot.js into index.html, with its hash in the page's CSP, and drop the file.
+
+    The worker boot.js starts is a first visit's longest wait; as a file, boot.js came in
+    behind the page's stylesheets and modules on the same connections (BENCHMARKS.md, "The
+    engine's download starts sooner"). web/ keeps it a file of its own, to read and test."""
+    page, boot = dist / "index.html", dist / "boot.js"
+    html, code = page.read_text(encoding="utf-8"), boot.read_text(encoding="utf-8")
+    if html.count(BOOT_TAG) != 1 or html.count(CSP_SCRIPT_SRC) != 1:
+        raise BuildError(f"{page} must contain {BOOT_TAG} and {CSP_SCRIPT_SRC} once each")
+    if "</script" in code.lower():
+        raise BuildError(f"{boot} cannot be inlined: it contains </script")
+    digest = base64.b64encode(hashlib.sha256(code.encode("utf-8")).digest()).decode("ascii")
+    html = html.replace(CSP_SCRIPT_SRC, f"{CSP_SCRIPT_SRC} 'sha256-{digest}'")
+    page.write_text(html.replace(BOOT_TAG, f"<script>{code}</script>"), encoding="utf-8")
+    boot.unlink()
+
+
 def load_translations(source: Path, lang: str) -> dict[str, str]:
     """One language's strings: every ``<source>/<lang>/*.json`` (one file per area: core, and
     one per game) merged; a key defined twice is a build error."""
@@ -685,6 +707,7 @@ def build(dist: Path = DIST, web: Path = WEB, start: Start = Start()) -> dict[st
     shutil.rmtree(dist, ignore_errors=True)
     dist.mkdir(parents=True)
     copy_web(web, dist)
+    inline_boot(dist)
     copy_vendored(dist)
     stdlib_url = copy_pyodide(runtime, dist, stdlib)
     wheel = build_wheel(dist / "engine")

@@ -271,13 +271,26 @@ def visit(context: Any, url: str) -> dict[str, Any]:
     return result
 
 
-def one_round(playwright: Any, site: Site) -> dict[str, Any]:
+def one_round(playwright: Any, site: Site, cold_only: bool = False) -> dict[str, Any]:
     """A fresh profile: the cold visit (kept open until precached and, with snapshots, until the
-    snapshot is saved), then a new tab, then a new tab after a restart."""
+    snapshot is saved), then a new tab, then a new tab after a restart. ``cold_only``: the first
+    visit alone (the later ones repeat its figures)."""
     with tempfile.TemporaryDirectory() as profile:
         site.counter.reset()
         context = launch(playwright, Path(profile))
         page, cold = open_ready(context, site.url)
+        if cold_only:
+            sent, requests = dict(site.counter.sent), dict(site.counter.requests)
+            context.close()
+            return {
+                "cold": cold,
+                "warm_tab": cold,
+                "warm_restart": cold,
+                "snapshot": None,
+                "sent": sent,
+                "gzipped": sent_gzipped(site.dist, sent),
+                "requests": requests,
+            }
         if not site.bare:
             poll(page, PRECACHED, site.files)
         snapshot = None
@@ -514,6 +527,11 @@ def main() -> None:
         help="a dist/ built elsewhere (repeatable)",
     )
     parser.add_argument("--trace", type=Path, metavar="OUT.json", help="trace a later visit")
+    parser.add_argument(
+        "--cold-only",
+        action="store_true",
+        help="first visits only (bytes until ready; the later columns repeat the first)",
+    )
     args = parser.parse_args()
     if args.trace:
         trace_later_visit(load_build(), args.trace)
@@ -546,12 +564,13 @@ def main() -> None:
             with sync_playwright() as playwright:
                 for _ in range(args.repeats):
                     for site in sites:
-                        site.rounds.append(one_round(playwright, site))
+                        site.rounds.append(one_round(playwright, site, args.cold_only))
         finally:
             for site in sites:
                 site.close()
     command = f"python3 bench/bench_boot.py --repeats {args.repeats} --variants {','.join(names)}"
     command += "".join(f" --baseline {labelled}" for labelled in args.baseline)
+    command += " --cold-only" if args.cold_only else ""
     info = next((site.info for site in sites if not site.bare), sites[0].info)
     print(
         f"build {info['build']} ({info.get('wheel')}), Pyodide {tool.PYODIDE_VERSION}, "

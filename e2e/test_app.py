@@ -87,14 +87,23 @@ def test_blocked_service_worker_boots_quietly(new_context: Any, app_url: str) ->
 
 
 def test_the_worker_starts_before_the_page_modules(new_context: Any, app_url: str) -> None:
-    """boot.js starts the engine worker before app.js and its imports load; the page takes it
-    over with every message it sent meanwhile. Without boot.js the page starts one itself."""
+    """boot.js (inlined into index.html by build.py, its hash in the CSP) starts the engine
+    worker before app.js and its imports load; the page takes it over with every message it
+    sent meanwhile. Without boot.js the page starts one itself."""
     page = new_context().new_page()
     page.goto(app_url)
     wait_ready(page)
     assert js(page, "tapete.app.engine.startedEarly && window.tapeteEarlyWorker === undefined")
+    assert js(page, "document.querySelector('script[src=\"boot.js\"]') === null")
+
+    def without_boot(route: Any) -> None:
+        html = route.fetch().text()
+        inline = re.compile(r"<script>.*?tapeteEarlyWorker.*?</script>", re.S)
+        assert len(inline.findall(html)) == 1
+        route.fulfill(body=inline.sub("", html), content_type="text/html")
+
     context = new_context()
-    context.route("**/boot.js", lambda route: route.abort())
+    context.route(re.compile(r".*/(index\.html)?(\?.*)?$"), without_boot)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

@@ -2,7 +2,9 @@
 // (app.js and everything it imports) have loaded: Python's start is the longest wait of a
 // first visit, and it no longer queues behind them. Messages the worker sends before the page
 // takes it over (EngineClient.start) are kept here, in order, and replayed.
-// A classic script on purpose (loaded `async`): it needs no module graph of its own.
+// A classic script on purpose: it needs no module graph of its own. build.py inlines it into
+// dist/index.html (its hash in the page's CSP), so it runs as the head is parsed, without a
+// request of its own queued behind the stylesheets and modules.
 (() => {
   try {
     const early = { worker: new Worker("worker.js", { type: "module" }), messages: [], error: null };

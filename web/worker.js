@@ -404,6 +404,8 @@ async function boot() {
   const here = (path) => new URL(path, self.location.href).href;
   const runtime = import("./pyodide/pyodide.mjs").then(mark("runtime"));
   // Pyodide would import its 1.2 MB Emscripten module only once loadPyodide runs: start now.
+  // loadPyodide does not wait for it (createPyodideModule below does): it asks for the 9.6 MB
+  // WebAssembly as it starts, which a first visit then downloads while this module compiles.
   const emscripten = import("./pyodide/pyodide.asm.mjs").then(mark("asm"));
   const build = await (await fetchOk(here("build.json"))).json().then(mark("build"));
   if (!build || typeof build.wheel !== "string") throw new Error("build.json names no wheel");
@@ -416,7 +418,6 @@ async function boot() {
   const found = key ? await checkSnapshot(stored, key).then(mark("found")) : {};
   const { loadPyodide } = await runtime;
 
-  const factory = (await emscripten).default;
   const options = {
     indexURL: here("pyodide/"),
     fsInit: installer(files),
@@ -431,7 +432,7 @@ async function boot() {
           return instantiate(imports, (instance, module) => done(mark("instantiated")(instance), module));
         };
       }
-      return factory(settings).then(mark("compiled"));
+      return emscripten.then((module) => module.default(settings)).then(mark("compiled"));
     },
   };
   if (build.stdlib) options.stdLibURL = here(build.stdlib);

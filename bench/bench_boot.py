@@ -53,6 +53,7 @@ import json
 import os
 import shutil
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -187,6 +188,15 @@ class Counter:
             self.requests.clear()
 
 
+class QuietServer(ThreadingHTTPServer):
+    """A browser closed mid-download (``--cold-only`` closes it while the service worker
+    precaches) is not an error worth a traceback."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def counting_server(
     tool: ModuleType, dist: Path, counter: Counter
 ) -> tuple[ThreadingHTTPServer, str]:
@@ -203,7 +213,7 @@ def counting_server(
     def handler(*args: Any, **kwargs: Any) -> Any:
         return Handler(*args, directory=str(dist), **kwargs)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 

@@ -574,18 +574,27 @@ def copy_web(web: Path, dist: Path) -> None:
 
 BOOT_TAG = '<script src="boot.js" async></script>'
 CSP_SCRIPT_SRC = "script-src 'self'"
+BOOT_START = "/* build.json's start fields */ null"
+# What the worker needs of build.json before loadPyodide (web/worker.js, bootInfo).
+START_FIELDS = ("wheel", "stdlib", "snapshot_key", "engine_version")
 
 
-def inline_boot(dist: Path) -> None:
-    """Put boot.js into index.html, with its hash in the page's CSP, and drop the file.
+def inline_boot(dist: Path, info: dict[str, Any]) -> None:
+    """Put boot.js into index.html, with its hash in the page's CSP, and drop the file; give it
+    ``info``'s fields the worker's start needs (they go in the worker URL's fragment).
 
     The worker boot.js starts is a first visit's longest wait; as a file, boot.js came in
-    behind the page's stylesheets and modules on the same connections (BENCHMARKS.md, "The
-    engine's download starts sooner"). web/ keeps it a file of its own, to read and test."""
+    behind the page's stylesheets and modules on the same connections, and the worker then
+    waited for build.json (BENCHMARKS.md, "The engine's download starts sooner"). web/ keeps
+    boot.js a file of its own, to read and test."""
     page, boot = dist / "index.html", dist / "boot.js"
     html, code = page.read_text(encoding="utf-8"), boot.read_text(encoding="utf-8")
     if html.count(BOOT_TAG) != 1 or html.count(CSP_SCRIPT_SRC) != 1:
         raise BuildError(f"{page} must contain {BOOT_TAG} and {CSP_SCRIPT_SRC} once each")
+    if code.count(BOOT_START) != 1:
+        raise BuildError(f"{boot} must contain {BOOT_START} once")
+    start = json.dumps({field: info[field] for field in START_FIELDS}, separators=(",", ":"))
+    code = code.replace(BOOT_START, start.replace("<", "\\u003c"))
     if "</script" in code.lower():
         raise BuildError(f"{boot} cannot be inlined: it contains </script")
     digest = base64.b64encode(hashlib.sha256(code.encode("utf-8")).digest()).decode("ascii")
@@ -707,7 +716,6 @@ def build(dist: Path = DIST, web: Path = WEB, start: Start = Start()) -> dict[st
     shutil.rmtree(dist, ignore_errors=True)
     dist.mkdir(parents=True)
     copy_web(web, dist)
-    inline_boot(dist)
     copy_vendored(dist)
     stdlib_url = copy_pyodide(runtime, dist, stdlib)
     wheel = build_wheel(dist / "engine")
@@ -723,6 +731,7 @@ def build(dist: Path = DIST, web: Path = WEB, start: Start = Start()) -> dict[st
         "stdlib_sha256": sha256_file(dist / stdlib_url),
         "snapshot_key": snapshot_key(dist, stdlib_url, wheel_url) if start.snapshots else None,
     }
+    inline_boot(dist, info)
     games = games_catalogue()
     version = content_version(dist, json.dumps({**info, "games": games}, sort_keys=True).encode())
     info = {**info, "build": version, "games": games}

@@ -95,6 +95,9 @@ def test_the_worker_starts_before_the_page_modules(new_context: Any, app_url: st
     wait_ready(page)
     assert js(page, "tapete.app.engine.startedEarly && window.tapeteEarlyWorker === undefined")
     assert js(page, "document.querySelector('script[src=\"boot.js\"]') === null")
+    # build.py gave boot.js what the worker needs of build.json: the worker did not fetch it.
+    assert "build.json" not in js(page, "Object.keys(tapete.app.engine.info.fetches)")
+    assert "pyodide.asm.wasm" in js(page, "Object.keys(tapete.app.engine.info.fetches)")
 
     def without_boot(route: Any) -> None:
         html = route.fetch().text()
@@ -110,6 +113,7 @@ def test_the_worker_starts_before_the_page_modules(new_context: Any, app_url: st
     page.goto(app_url)
     wait_ready(page)
     assert js(page, "tapete.app.engine.startedEarly") is False
+    assert "build.json" in js(page, "Object.keys(tapete.app.engine.info.fetches)")
     open_link(page, app_url, LINK3)
     assert step(page) in ("bid", "play", "trump")
     assert errors == []

@@ -4,6 +4,7 @@ checks do not depend on the state of the real web/."""
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import hashlib
 import json
@@ -26,6 +27,12 @@ pytestmark = [
 ]
 
 SW = 'const BUILD = "__TAPETE_BUILD__";\nself.addEventListener("install", () => {});\n'
+PAGE = (
+    '<!doctype html><meta http-equiv="Content-Security-Policy" content="default-src \'self\'; '
+    "script-src 'self' 'wasm-unsafe-eval'\"><title>t</title>\n"
+    '<script src="boot.js" async></script>\n'
+)
+BOOT = "const START = /* build.json's start fields */ null;\nnew Worker('worker.js');\n"
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +42,8 @@ def tool() -> ModuleType:
 
 def make_web(folder: Path, sw: str = SW) -> Path:
     (folder / "render").mkdir(parents=True)
-    (folder / "index.html").write_text("<!doctype html><title>t</title>\n", encoding="utf-8")
+    (folder / "index.html").write_text(PAGE, encoding="utf-8")
+    (folder / "boot.js").write_text(BOOT, encoding="utf-8")
     (folder / "app.js").write_text("export const x = 1;\n", encoding="utf-8")
     (folder / "render" / "wizard.js").write_text("export {};\n", encoding="utf-8")
     (folder / "manifest.webmanifest").write_text("{}\n", encoding="utf-8")
@@ -98,6 +106,41 @@ def test_dist_layout(built: tuple[Path, dict[str, Any]], tool: ModuleType) -> No
     assert info["wheel"] == wheel
     es = json.loads((dist / "i18n" / "es.json").read_text(encoding="utf-8"))
     assert es == {"app.hello": "Hola", "wizard.name": "Wizard"}
+
+
+def test_boot_is_inlined_with_the_start_fields_and_its_hash(
+    built: tuple[Path, dict[str, Any]], tool: ModuleType
+) -> None:
+    dist, info = built
+    html = (dist / "index.html").read_text(encoding="utf-8")
+    assert 'src="boot.js"' not in html and not (dist / "boot.js").exists()
+    match = re.search(r"<script>(.*?)</script>", html, re.S)
+    assert match
+    code = match.group(1)
+    found = re.search(r"const START = (\{.*?\});", code)
+    assert found
+    fields = ("wheel", "stdlib", "snapshot_key", "engine_version")
+    assert tool.START_FIELDS == fields
+    assert json.loads(found.group(1)) == {key: info[key] for key in fields}
+    digest = base64.b64encode(hashlib.sha256(code.encode("utf-8")).digest()).decode("ascii")
+    assert f"script-src 'self' 'sha256-{digest}' 'wasm-unsafe-eval'" in html
+
+
+@pytest.mark.parametrize(
+    ("file", "text"),
+    [
+        ("index.html", "<!doctype html><title>t</title>\n"),
+        ("boot.js", "new Worker('worker.js');\n"),
+    ],
+    ids=["page without boot.js", "boot.js without its start"],
+)
+def test_boot_that_cannot_be_inlined_is_a_clear_error(
+    tool: ModuleType, tmp_path: Path, file: str, text: str
+) -> None:
+    web = make_web(tmp_path / "web")
+    (web / file).write_text(text, encoding="utf-8")
+    with pytest.raises(tool.BuildError, match="must contain"):
+        tool.build(tmp_path / "dist", web)
 
 
 def test_a_key_in_two_translation_files_fails_the_build(tool: ModuleType, tmp_path: Path) -> None:

@@ -5,9 +5,14 @@
 // A classic script on purpose: it needs no module graph of its own. build.py inlines it into
 // dist/index.html (its hash in the page's CSP), so it runs as the head is parsed, without a
 // request of its own queued behind the stylesheets and modules.
+// build.py also writes in START what the worker needs of build.json before Python can start
+// (the wheel, the standard library, the snapshot's key, the engine's version); it travels in
+// the worker URL's fragment, so the worker need not wait for build.json (docs/CONTRACTS.md).
 (() => {
+  const START = /* build.json's start fields */ null;
   try {
-    const early = { worker: new Worker("worker.js", { type: "module" }), messages: [], error: null };
+    const url = START ? `worker.js#${encodeURIComponent(JSON.stringify(START))}` : "worker.js";
+    const early = { worker: new Worker(url, { type: "module" }), messages: [], error: null };
     early.worker.onmessage = (event) => early.messages.push(event.data);
     early.worker.onerror = (event) => {
       if (event.preventDefault) event.preventDefault();

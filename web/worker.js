@@ -398,6 +398,21 @@ const mark = (name) => (value) => {
   return value;
 };
 
+/**
+ * build.json's fields the start needs (`wheel`, `stdlib`, `snapshot_key`, `engine_version`):
+ * from this worker URL's fragment, where boot.js puts them (build.py writes them into it), so
+ * loadPyodide need not wait for build.json; else from build.json.
+ */
+async function bootInfo(here) {
+  try {
+    const start = JSON.parse(decodeURIComponent(self.location.hash.slice(1)));
+    if (start && typeof start === "object" && typeof start.wheel === "string") return start;
+  } catch {
+    // no fragment (the page started this worker itself), or not ours
+  }
+  return (await fetchOk(here("build.json"))).json();
+}
+
 async function boot() {
   const total = 3;
   post({ op: "boot", stage: "runtime", done: 0, total });
@@ -407,7 +422,7 @@ async function boot() {
   // loadPyodide does not wait for it (createPyodideModule below does): it asks for the 9.6 MB
   // WebAssembly as it starts, which a first visit then downloads while this module compiles.
   const emscripten = import("./pyodide/pyodide.asm.mjs").then(mark("asm"));
-  const build = await (await fetchOk(here("build.json"))).json().then(mark("build"));
+  const build = await bootInfo(here).then(mark("build"));
   if (!build || typeof build.wheel !== "string") throw new Error("build.json names no wheel");
   const wheel = fetchOk(here(build.wheel)).then((response) => response.arrayBuffer());
   // Unzipped in JS while Pyodide loads; without DecompressionStream, unpacked by Python later.

@@ -581,7 +581,7 @@ START_FIELDS = ("wheel", "stdlib", "snapshot_key", "engine_version")
 
 def inline_boot(dist: Path, info: dict[str, Any]) -> None:
     """Put boot.js into index.html, with its hash in the page's CSP, and drop the file; give it
-    ``info``'s fields the worker's start needs (they go in the worker URL's fragment).
+    ``info``'s fields the worker's start needs (they go in the worker's name).
 
     The worker boot.js starts is a first visit's longest wait; as a file, boot.js came in
     behind the page's stylesheets and modules on the same connections, and the worker then

@@ -90,14 +90,22 @@ def test_the_worker_starts_before_the_page_modules(new_context: Any, app_url: st
     """boot.js (inlined into index.html by build.py, its hash in the CSP) starts the engine
     worker before app.js and its imports load; the page takes it over with every message it
     sent meanwhile. Without boot.js the page starts one itself."""
-    page = new_context().new_page()
+    context = new_context(service_worker=True)
+    page = context.new_page()
     page.goto(app_url)
     wait_ready(page)
     assert js(page, "tapete.app.engine.startedEarly && window.tapeteEarlyWorker === undefined")
     assert js(page, "document.querySelector('script[src=\"boot.js\"]') === null")
-    # build.py gave boot.js what the worker needs of build.json: the worker did not fetch it.
-    assert "build.json" not in js(page, "Object.keys(tapete.app.engine.info.fetches)")
-    assert "pyodide.asm.wasm" in js(page, "Object.keys(tapete.app.engine.info.fetches)")
+    # build.py gave boot.js what the worker needs of build.json: the worker did not fetch it,
+    # on a first visit nor on a later one (its files served by the service worker).
+    fetched = "Object.keys(tapete.app.engine.info.fetches)"
+    assert "build.json" not in js(page, fetched) and "pyodide.asm.wasm" in js(page, fetched)
+    wait_until(page, "!!navigator.serviceWorker.controller", timeout=60)
+    later = context.new_page()
+    later.goto(app_url)
+    wait_ready(later)
+    assert js(later, "!!navigator.serviceWorker.controller && tapete.app.engine.startedEarly")
+    assert "build.json" not in js(later, fetched) and "pyodide.asm.wasm" in js(later, fetched)
 
     def without_boot(route: Any) -> None:
         html = route.fetch().text()

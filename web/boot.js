@@ -6,13 +6,14 @@
 // dist/index.html (its hash in the page's CSP), so it runs as the head is parsed, without a
 // request of its own queued behind the stylesheets and modules.
 // build.py also writes in START what the worker needs of build.json before Python can start
-// (the wheel, the standard library, the snapshot's key, the engine's version); it travels in
-// the worker URL's fragment, so the worker need not wait for build.json (docs/CONTRACTS.md).
+// (the wheel, the standard library, the snapshot's key, the engine's version); it travels as
+// the worker's name, so the worker need not wait for build.json (docs/CONTRACTS.md). Not in
+// the URL: a worker served by the service worker takes the cached response's URL.
 (() => {
   const START = /* build.json's start fields */ null;
   try {
-    const url = START ? `worker.js#${encodeURIComponent(JSON.stringify(START))}` : "worker.js";
-    const early = { worker: new Worker(url, { type: "module" }), messages: [], error: null };
+    const options = START ? { type: "module", name: JSON.stringify(START) } : { type: "module" };
+    const early = { worker: new Worker("worker.js", options), messages: [], error: null };
     early.worker.onmessage = (event) => early.messages.push(event.data);
     early.worker.onerror = (event) => {
       if (event.preventDefault) event.preventDefault();

@@ -400,15 +400,15 @@ const mark = (name) => (value) => {
 
 /**
  * build.json's fields the start needs (`wheel`, `stdlib`, `snapshot_key`, `engine_version`):
- * from this worker URL's fragment, where boot.js puts them (build.py writes them into it), so
+ * from this worker's name, where boot.js puts them (build.py writes them into it), so
  * loadPyodide need not wait for build.json; else from build.json.
  */
 async function bootInfo(here) {
   try {
-    const start = JSON.parse(decodeURIComponent(self.location.hash.slice(1)));
+    const start = JSON.parse(self.name);
     if (start && typeof start === "object" && typeof start.wheel === "string") return start;
   } catch {
-    // no fragment (the page started this worker itself), or not ours
+    // no name (the page started this worker itself), or not ours
   }
   return (await fetchOk(here("build.json"))).json();
 }

@@ -1037,8 +1037,11 @@ READING: dict[str, Any] = {
     "bid_up_seats": 2,
 }
 
+# Normal's card search has four times the budget it had before issue 19's sixth pass: against
+# card counters it lost points to its search, not to its bids (4x the bid simulations: no gain;
+# 4x the card iterations: +11 points of win share; BENCHMARKS.md, Wizard pool, sixth pass)
 LEVELS: dict[str, Level] = {
-    "normal": Level(iterations=200, per_card=50, max_plays=6_000, bid_sims=200, **READING),
+    "normal": Level(iterations=800, per_card=200, max_plays=24_000, bid_sims=200, **READING),
     "hard": Level(iterations=1_500, per_card=250, max_plays=40_000, bid_sims=1_200, **READING),
 }
 

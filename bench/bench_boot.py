@@ -289,30 +289,21 @@ def one_round(playwright: Any, site: Site, cold_only: bool = False) -> dict[str,
         site.counter.reset()
         context = launch(playwright, Path(profile))
         page, cold = open_ready(context, site.url)
-        if cold_only:
-            sent, requests = dict(site.counter.sent), dict(site.counter.requests)
-            context.close()
-            return {
-                "cold": cold,
-                "warm_tab": cold,
-                "warm_restart": cold,
-                "snapshot": None,
-                "sent": sent,
-                "gzipped": sent_gzipped(site.dist, sent),
-                "requests": requests,
-            }
-        if not site.bare:
-            poll(page, PRECACHED, site.files)
+        warm_tab = warm_restart = cold
         snapshot = None
-        if site.info.get("snapshot_key"):
-            poll(page, "() => document.documentElement.dataset.snapshot")
-            snapshot = page.evaluate("() => window.tapete.app.engine.snapshot")
-        page.close()
+        if not cold_only:
+            if not site.bare:
+                poll(page, PRECACHED, site.files)
+            if site.info.get("snapshot_key"):
+                poll(page, "() => document.documentElement.dataset.snapshot")
+                snapshot = page.evaluate("() => window.tapete.app.engine.snapshot")
+            page.close()
         sent, requests = dict(site.counter.sent), dict(site.counter.requests)
-        warm_tab = visit(context, site.url)
-        context.close()
-        context = launch(playwright, Path(profile))
-        warm_restart = visit(context, site.url)
+        if not cold_only:
+            warm_tab = visit(context, site.url)
+            context.close()
+            context = launch(playwright, Path(profile))
+            warm_restart = visit(context, site.url)
         context.close()
     return {
         "cold": cold,

@@ -33,6 +33,11 @@ A variant may carry a query for the page, ``snapshot?x``: the same build, opened
 new tab once the first has precached the build and saved the snapshot) and prints where the
 engine worker's thread spent its time, by trace event.
 
+``--link MBPS/RTT_MS`` (say ``50/30``) serves every configuration through an emulated network
+(bench/link.py): one bandwidth shared by all responses, a round trip before each, text gzipped
+and ``Cache-Control: max-age=600`` as GitHub Pages sends. Without it the server is on 127.0.0.1,
+where a first visit costs no transfer time and measures only what the cores do.
+
 ``--baseline LABEL=DIST`` (repeatable) measures a dist/ built elsewhere in the same rounds (say,
 by build.py of an earlier commit), to compare versions of the app side by side.
 
@@ -48,7 +53,9 @@ from __future__ import annotations
 
 import argparse
 import collections
+import email.utils
 import gzip
+import http.server
 import json
 import os
 import shutil
@@ -64,6 +71,7 @@ from types import ModuleType
 from typing import Any
 
 import benchlib
+from link import HOST_CACHE_CONTROL, Link
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -74,6 +82,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    # A fresh browser's first tab makes it load its own omnibox popup (a WebUI page, 400
+    # requests, 0.7-1.7 s of CPU in another renderer) while the page under test starts:
+    # on two cores that was part of every first visit the bench timed (BENCHMARKS.md)
+    "--disable-features=WebUIOmniboxAimPopup,WebUIOmniboxPopup,WebUIOmniboxFullPopup",
 ]
 TIMEOUT_MS = 90_000
 VISITS = ("cold", "warm_tab", "warm_restart")
@@ -198,17 +210,47 @@ class QuietServer(ThreadingHTTPServer):
 
 
 def counting_server(
-    tool: ModuleType, dist: Path, counter: Counter
+    tool: ModuleType, dist: Path, counter: Counter, link: Link | None = None
 ) -> tuple[ThreadingHTTPServer, str]:
-    """build.py's static server, counting the body bytes of every response."""
+    """build.py's static server, counting the body bytes of every response (uncompressed);
+    with a ``link``, answering through it as a static host would (bench/link.py)."""
 
     class Handler(tool.DistHandler):  # type: ignore[name-defined,misc]
         quiet = True
+        answered = 0  # requests answered on this connection
 
         def copyfile(self, source: Any, outputfile: Any) -> None:
             start = source.tell()
             super().copyfile(source, outputfile)
             counter.add(self.path.split("?")[0], source.tell() - start)
+
+        def do_GET(self) -> None:
+            file = Path(self.translate_path(self.path))
+            if file.is_dir() and self.path.split("?")[0].endswith("/"):
+                file = file / "index.html"
+            if link is None or not file.is_file():
+                super().do_GET()
+                return
+            body, encoding = link.body(file, self.headers.get("Accept-Encoding", ""))
+            link.wait_round_trips(1 if self.answered else 2)
+            self.answered += 1
+            modified = email.utils.formatdate(int(file.stat().st_mtime), usegmt=True)
+            if self.headers.get("If-Modified-Since") == modified:
+                self.send_response(304)  # revalidated, as the service worker's precache does
+                self.send_header("Cache-Control", HOST_CACHE_CONTROL)
+                http.server.BaseHTTPRequestHandler.end_headers(self)
+                counter.add(self.path.split("?")[0], 0)
+                return
+            self.send_response(200)
+            self.send_header("Last-Modified", modified)
+            self.send_header("Content-Type", self.guess_type(str(file)))
+            self.send_header("Content-Length", str(len(body)))
+            if encoding:
+                self.send_header("Content-Encoding", encoding)
+            self.send_header("Cache-Control", HOST_CACHE_CONTROL)
+            http.server.BaseHTTPRequestHandler.end_headers(self)
+            link.send(self.wfile, body)
+            counter.add(self.path.split("?")[0], file.stat().st_size)
 
     def handler(*args: Any, **kwargs: Any) -> Any:
         return Handler(*args, directory=str(dist), **kwargs)
@@ -221,14 +263,21 @@ def counting_server(
 class Site:
     """One configuration: its build, server, byte counter and results."""
 
-    def __init__(self, tool: ModuleType, name: str, dist: Path, info: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        tool: ModuleType,
+        name: str,
+        dist: Path,
+        info: dict[str, Any],
+        link: Link | None = None,
+    ) -> None:
         self.name = name
         self.dist = dist
         self.info = info
         self.bare = info.get("build") == "bare"
         self.files = 0 if self.bare else len(tool.precache_list(self.dist))
         self.counter = Counter()
-        self.server, self.url = counting_server(tool, self.dist, self.counter)
+        self.server, self.url = counting_server(tool, self.dist, self.counter, link)
         self.rounds: list[dict[str, Any]] = []
 
     def close(self) -> None:
@@ -533,7 +582,16 @@ def main() -> None:
         action="store_true",
         help="first visits only (bytes until ready; the later columns repeat the first)",
     )
+    parser.add_argument(
+        "--link",
+        metavar="MBPS/RTT_MS",
+        help="serve through an emulated network, like 50/30 (bench/link.py)",
+    )
     args = parser.parse_args()
+    try:
+        link = Link.parse(args.link, UNCOMPRESSED_TYPES) if args.link else None
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
     if args.trace:
         trace_later_visit(load_build(), args.trace)
         return
@@ -554,13 +612,13 @@ def main() -> None:
                 info = build_bare(tool, dist)
             else:
                 info = tool.build(dist, start=tool.Start(**VARIANTS[variant]))
-            site = Site(tool, name, dist, info)
+            site = Site(tool, name, dist, info, link)
             site.url += f"?{query}" if query else ""
             sites.append(site)
         for labelled in args.baseline:
             label, _, baseline = labelled.partition("=")
             info = json.loads((Path(baseline) / "build.json").read_text(encoding="utf-8"))
-            sites.append(Site(tool, label, Path(baseline), info))
+            sites.append(Site(tool, label, Path(baseline), info, link))
         try:
             with sync_playwright() as playwright:
                 for _ in range(args.repeats):
@@ -572,10 +630,12 @@ def main() -> None:
     command = f"python3 bench/bench_boot.py --repeats {args.repeats} --variants {','.join(names)}"
     command += "".join(f" --baseline {labelled}" for labelled in args.baseline)
     command += " --cold-only" if args.cold_only else ""
+    command += f" --link {args.link}" if args.link else ""
     info = next((site.info for site in sites if not site.bare), sites[0].info)
     print(
         f"build {info['build']} ({info.get('wheel')}), Pyodide {tool.PYODIDE_VERSION}, "
-        f"Chromium at {CHROMIUM if shutil.which(CHROMIUM) else 'Playwright default'}\n"
+        f"Chromium at {CHROMIUM if shutil.which(CHROMIUM) else 'Playwright default'}; "
+        f"{f'served through an emulated link: {link}' if link else 'served on 127.0.0.1'}\n"
     )
     print(report(sites, command))
 

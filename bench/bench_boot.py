@@ -378,6 +378,8 @@ MARKS = (
     "runtime",
     "asm",
     "build",
+    "found",
+    "wasm out",
     "wasm",
     "wasm in",
     "wheel",
@@ -396,10 +398,11 @@ MARKS = (
 
 def mark_of(visit: dict[str, Any], mark: str) -> float | None:
     """A worker mark of one visit; ``wasm in``: when the WebAssembly's last byte arrived (its
-    fetch's end, which the bare page reports too)."""
-    if mark == "wasm in":
+    fetch's end, which the bare page reports too); ``wasm out``: when it was asked for (its fetch's
+    start; ``wasm`` is when Emscripten asks to instantiate it)."""
+    if mark in ("wasm out", "wasm in"):
         fetched = visit["fetches"].get("pyodide.asm.wasm")
-        return fetched[1] if fetched else None
+        return fetched[mark == "wasm in"] if fetched else None
     value = visit["timings"].get(mark)
     return float(value) if value is not None else None
 

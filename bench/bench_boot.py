@@ -74,19 +74,11 @@ import benchlib
 from link import HOST_CACHE_CONTROL, Link
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "e2e"))
+
+from ui_helpers import CHROMIUM_ARGS  # noqa: E402  (one list for the tests and the benches)
+
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    # A fresh browser's first tab makes it load its own omnibox popup (a WebUI page, 400
-    # requests, 0.7-1.7 s of CPU in another renderer) while the page under test starts:
-    # on two cores that was part of every first visit the bench timed (BENCHMARKS.md)
-    "--disable-features=WebUIOmniboxAimPopup,WebUIOmniboxPopup,WebUIOmniboxFullPopup",
-]
 TIMEOUT_MS = 90_000
 VISITS = ("cold", "warm_tab", "warm_restart")
 BARE = "bare"

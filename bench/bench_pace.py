@@ -43,15 +43,11 @@ from typing import Any
 
 import benchlib
 
+sys.path.insert(0, str(benchlib.ROOT / "e2e"))
+
+from ui_helpers import CHROMIUM_ARGS  # noqa: E402  (one list for the tests and the benches)
+
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 BOOT_TIMEOUT_MS = 120_000
 ACTIONABLE = (
     "[data-testid=round-continue], [data-testid=table][data-my-turn=true], [data-testid=game-over]"

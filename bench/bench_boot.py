@@ -76,6 +76,7 @@ from link import HOST_CACHE_CONTROL, Link
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "e2e"))
 
+from quiet_chromium import quiet_args  # noqa: E402
 from ui_helpers import CHROMIUM_ARGS  # noqa: E402  (one list for the tests and the benches)
 
 CHROMIUM = "/usr/bin/chromium"
@@ -277,11 +278,31 @@ class Site:
         self.server.server_close()
 
 
-def launch(playwright: Any, profile: Path) -> Any:
-    options: dict[str, Any] = {"headless": True, "args": CHROMIUM_ARGS}
+# The browser's arguments: the tests' own, then (``quiet``) with its omnibox popup off too.
+BROWSER_ARGS = list(CHROMIUM_ARGS)
+
+
+def browser_options(args: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {"headless": True, "args": args}
     if os.path.exists(CHROMIUM):
         options["executable_path"] = CHROMIUM
-    return playwright.chromium.launch_persistent_context(str(profile), **options)
+    return options
+
+
+def quiet(playwright: Any) -> str:
+    """Turn the browser's omnibox popup off for every later launch; says what was done."""
+    global BROWSER_ARGS
+    BROWSER_ARGS, said = quiet_args(
+        list(CHROMIUM_ARGS),
+        lambda extra: playwright.chromium.launch(**browser_options([*CHROMIUM_ARGS, *extra])),
+    )
+    return said
+
+
+def launch(playwright: Any, profile: Path) -> Any:
+    return playwright.chromium.launch_persistent_context(
+        str(profile), **browser_options(BROWSER_ARGS)
+    )
 
 
 def poll(page: Any, expression: str, arg: Any = None) -> Any:
@@ -535,10 +556,8 @@ def trace_later_visit(tool: ModuleType, out: Path) -> None:
         dist = Path(folder) / "snapshot"
         tool.build(dist)
         site = Site(tool, "snapshot", dist, json.loads((dist / "build.json").read_text()))
-        options: dict[str, Any] = {"headless": True, "args": CHROMIUM_ARGS}
-        if os.path.exists(CHROMIUM):
-            options["executable_path"] = CHROMIUM
-        browser = playwright.chromium.launch(**options)
+        print(f"Chromium: {quiet(playwright)}")
+        browser = playwright.chromium.launch(**browser_options(BROWSER_ARGS))
         try:
             context = browser.new_context()
             page, _ = open_ready(context, site.url)
@@ -614,8 +633,10 @@ def main() -> None:
             label, _, baseline = labelled.partition("=")
             info = json.loads((Path(baseline) / "build.json").read_text(encoding="utf-8"))
             sites.append(Site(tool, label, Path(baseline), info, link))
+        said = ""
         try:
             with sync_playwright() as playwright:
+                said = quiet(playwright)
                 for _ in range(args.repeats):
                     for site in sites:
                         site.rounds.append(one_round(playwright, site, args.cold_only))
@@ -630,7 +651,8 @@ def main() -> None:
     print(
         f"build {info['build']} ({info.get('wheel')}), Pyodide {tool.PYODIDE_VERSION}, "
         f"Chromium at {CHROMIUM if shutil.which(CHROMIUM) else 'Playwright default'}; "
-        f"{f'served through an emulated link: {link}' if link else 'served on 127.0.0.1'}\n"
+        f"{f'served through an emulated link: {link}' if link else 'served on 127.0.0.1'}; "
+        f"{said}\n"
     )
     print(report(sites, command))
 

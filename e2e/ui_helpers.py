@@ -18,10 +18,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
-    # A fresh browser's first tab makes it load its own omnibox popup (a WebUI page, 400
-    # requests, 0.7-1.7 s of CPU in another renderer) while the page under test starts:
-    # on two cores that was part of every first visit the bench timed (BENCHMARKS.md)
-    "--disable-features=WebUIOmniboxAimPopup,WebUIOmniboxPopup,WebUIOmniboxFullPopup",
 ]
 BOOT_TIMEOUT_MS = 90_000
 # The guided tour (web/ui/tour.js) opens by itself on the first game of each game. Tests that are

@@ -224,7 +224,6 @@ def counting_server(
             if link is None or not file.is_file():
                 super().do_GET()
                 return
-            body, encoding = link.body(file, self.headers.get("Accept-Encoding", ""))
             link.wait_round_trips(1 if self.answered else 2)
             self.answered += 1
             modified = email.utils.formatdate(int(file.stat().st_mtime), usegmt=True)
@@ -234,6 +233,7 @@ def counting_server(
                 http.server.BaseHTTPRequestHandler.end_headers(self)
                 counter.add(self.path.split("?")[0], 0)
                 return
+            body, encoding = link.body(file, self.headers.get("Accept-Encoding", ""))
             self.send_response(200)
             self.send_header("Last-Modified", modified)
             self.send_header("Content-Type", self.guess_type(str(file)))

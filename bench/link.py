@@ -18,6 +18,7 @@ Glossary:
 from __future__ import annotations
 
 import gzip
+import math
 import threading
 import time
 from pathlib import Path
@@ -31,8 +32,8 @@ class Link:
     """A shared bottleneck: ``send`` paces bytes at ``mbps`` across every connection."""
 
     def __init__(self, mbps: float, rtt_ms: float, uncompressed: tuple[str, ...]) -> None:
-        if mbps <= 0 or rtt_ms < 0:
-            raise ValueError(f"a link needs mbps > 0 and rtt >= 0, not {mbps}/{rtt_ms}")
+        if not (math.isfinite(mbps) and math.isfinite(rtt_ms)) or mbps <= 0 or rtt_ms < 0:
+            raise ValueError(f"a link needs a finite mbps > 0 and rtt >= 0, not {mbps}/{rtt_ms}")
         self.mbps = mbps
         self.rtt_ms = rtt_ms
         self.rate = mbps * 1e6 / 8

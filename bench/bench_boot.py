@@ -36,7 +36,9 @@ engine worker's thread spent its time, by trace event.
 ``--link MBPS/RTT_MS`` (say ``50/30``) serves every configuration through an emulated network
 (bench/link.py): one bandwidth shared by all responses, a round trip before each, text gzipped
 and ``Cache-Control: max-age=600`` as GitHub Pages sends. Without it the server is on 127.0.0.1,
-where a first visit costs no transfer time and measures only what the cores do.
+where a first visit costs no transfer time and measures only what the cores do. ``--h2`` with it
+serves over HTTP/2 and TLS, every request multiplexed on one connection, as GitHub Pages does
+(bench/link_h2.py; HTTP/1.1 queues the page's many requests on six connections).
 
 ``--baseline LABEL=DIST`` (repeatable) measures a dist/ built elsewhere in the same rounds (say,
 by build.py of an earlier commit), to compare versions of the app side by side.
@@ -263,6 +265,7 @@ class Site:
         dist: Path,
         info: dict[str, Any],
         link: Link | None = None,
+        h2: bool = False,
     ) -> None:
         self.name = name
         self.dist = dist
@@ -270,16 +273,28 @@ class Site:
         self.bare = info.get("build") == "bare"
         self.files = 0 if self.bare else len(tool.precache_list(self.dist))
         self.counter = Counter()
-        self.server, self.url = counting_server(tool, self.dist, self.counter, link)
+        self.server: ThreadingHTTPServer | None = None
+        self.h2: Any = None
+        if h2 and link is not None:
+            from link_h2 import H2Server  # the h2 package: bench only
+
+            self.h2 = H2Server(dist, link, tool.MIME_TYPES, self.counter.add)
+            self.url = self.h2.url
+        else:
+            self.server, self.url = counting_server(tool, self.dist, self.counter, link)
         self.rounds: list[dict[str, Any]] = []
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        if self.h2 is not None:
+            self.h2.close()
+        if self.server is not None:
+            self.server.shutdown()
+            self.server.server_close()
 
 
 # The browser's arguments: the tests' own, then (``quiet``) with its omnibox popup off too.
-BROWSER_ARGS = list(CHROMIUM_ARGS)
+BASE_ARGS = list(CHROMIUM_ARGS)  # with --h2, the self-signed certificate accepted too
+BROWSER_ARGS = list(BASE_ARGS)
 
 
 def browser_options(args: list[str]) -> dict[str, Any]:
@@ -293,8 +308,8 @@ def quiet(playwright: Any) -> str:
     """Turn the browser's omnibox popup off for every later launch; says what was done."""
     global BROWSER_ARGS
     BROWSER_ARGS, said = quiet_args(
-        list(CHROMIUM_ARGS),
-        lambda extra: playwright.chromium.launch(**browser_options([*CHROMIUM_ARGS, *extra])),
+        list(BASE_ARGS),
+        lambda extra: playwright.chromium.launch(**browser_options([*BASE_ARGS, *extra])),
     )
     return said
 
@@ -601,7 +616,20 @@ def main() -> None:
         metavar="MBPS/RTT_MS",
         help="serve through an emulated network, like 50/30 (bench/link.py)",
     )
+    parser.add_argument(
+        "--h2",
+        action="store_true",
+        help="with --link: over HTTP/2 and TLS, as GitHub Pages serves (bench/link_h2.py)",
+    )
     args = parser.parse_args()
+    if args.h2 and not args.link:
+        raise SystemExit("--h2 needs --link MBPS/RTT_MS")
+    if args.h2:
+        try:
+            from link_h2 import certificate
+        except ImportError as error:
+            raise SystemExit(f"--h2 needs the h2 package (the bench extra): {error}") from None
+        BASE_ARGS.extend(certificate().browser_args())
     try:
         link = Link.parse(args.link, UNCOMPRESSED_TYPES) if args.link else None
     except ValueError as error:
@@ -626,13 +654,13 @@ def main() -> None:
                 info = build_bare(tool, dist)
             else:
                 info = tool.build(dist, start=tool.Start(**VARIANTS[variant]))
-            site = Site(tool, name, dist, info, link)
+            site = Site(tool, name, dist, info, link, args.h2)
             site.url += f"?{query}" if query else ""
             sites.append(site)
         for labelled in args.baseline:
             label, _, baseline = labelled.partition("=")
             info = json.loads((Path(baseline) / "build.json").read_text(encoding="utf-8"))
-            sites.append(Site(tool, label, Path(baseline), info, link))
+            sites.append(Site(tool, label, Path(baseline), info, link, args.h2))
         said = ""
         try:
             with sync_playwright() as playwright:
@@ -647,11 +675,13 @@ def main() -> None:
     command += "".join(f" --baseline {labelled}" for labelled in args.baseline)
     command += " --cold-only" if args.cold_only else ""
     command += f" --link {args.link}" if args.link else ""
+    command += " --h2" if args.h2 else ""
     info = next((site.info for site in sites if not site.bare), sites[0].info)
     print(
         f"build {info['build']} ({info.get('wheel')}), Pyodide {tool.PYODIDE_VERSION}, "
         f"Chromium at {CHROMIUM if shutil.which(CHROMIUM) else 'Playwright default'}; "
-        f"{f'served through an emulated link: {link}' if link else 'served on 127.0.0.1'}; "
+        f"{f'served through an emulated link: {link}' if link else 'served on 127.0.0.1'}"
+        f"{' over HTTP/2 and TLS' if args.h2 else ''}; "
         f"{said}\n"
     )
     print(report(sites, command))

@@ -501,6 +501,24 @@ json.dumps([game for game in tapete.GAMES if "tapete." + game in sys.modules])`)
   whenIdle();
 }
 
+// The WebAssembly (9.6 MB, a first visit's longest download) is asked for at once. Pyodide
+// asks for it only when loadPyodide runs, once its runtime is imported (150-250 ms later), and
+// by then the wheel, the standard library and the page's files share the network with it;
+// Python's start waits for its last byte. Pyodide's own request (a fetch of this URL) takes
+// this response; any other fetch goes through unchanged.
+const WASM_URL = new URL("pyodide/pyodide.asm.wasm", self.location.href).href;
+let earlyWasm = fetch(WASM_URL);
+earlyWasm.catch(() => {}); // a failure is Pyodide's to report, when it asks
+const plainFetch = self.fetch.bind(self);
+self.fetch = (input, init) => {
+  if (earlyWasm && String(input instanceof Request ? input.url : input) === WASM_URL) {
+    const response = earlyWasm;
+    earlyWasm = null;
+    return response;
+  }
+  return plainFetch(input, init);
+};
+
 // Looked up first of all: the snapshot's bytes are read while the rest of the boot goes on.
 let storedSnapshot = self.caches ? lookUpSnapshot() : Promise.resolve({});
 boot().catch((error) => die(`the engine could not start: ${error && error.message || error}`));

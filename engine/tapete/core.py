@@ -19,6 +19,7 @@ once against this class.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -374,6 +375,23 @@ def int_list(items: Any, path: str, size: int | None, low: int, high: int) -> tu
         assert value is not None
         out.append(value)
     return tuple(out)
+
+
+def card_list(items: Any, path: str, known: AbstractSet[str]) -> tuple[str, ...]:
+    """A list of cards, each one of ``known`` (a game's deck), else ``bad_state`` naming the
+    first that is not."""
+    require(isinstance(items, list), "expected a list of cards", path)
+    for i, card in enumerate(items):
+        require(isinstance(card, str) and card in known, "not a card", f"{path}[{i}]")
+    return tuple(items)
+
+
+def card_lists(
+    items: Any, path: str, size: int, known: AbstractSet[str]
+) -> tuple[tuple[str, ...], ...]:
+    """``size`` lists of cards (a hand per seat, say), each read by :func:`card_list`."""
+    require(isinstance(items, list) and len(items) == size, f"expected {size} entries", path)
+    return tuple(card_list(item, f"{path}[{i}]", known) for i, item in enumerate(items))
 
 
 def state_header(seed: str, players: int, options: Mapping[str, Any]) -> JsonDict:

@@ -43,8 +43,11 @@ from ..core import (
     Game,
     OptionSpec,
     Outcome,
+    card_list,
+    card_lists,
     get_field,
     int_field,
+    int_list,
     read_state_header,
     require,
     state_header,
@@ -532,8 +535,8 @@ class StateReader:
             turn=int_field(d, "turn", 0, n - 1),
             draws=int_field(d, "draws", 0, 3),
             turns=int_field(d, "turns", 0, 10**6),
-            hands=self.card_lists(get_field(d, "hands", list, "$"), "$.hands", n),
-            stock=self.cards(get_field(d, "stock", list, "$"), "$.stock"),
+            hands=card_lists(get_field(d, "hands", list, "$"), "$.hands", n, CARD_SET),
+            stock=card_list(get_field(d, "stock", list, "$"), "$.stock", CARD_SET),
             table=self.table(get_field(d, "table", list, "$"), options),
             stock_out_by=stock_out,
             final_left=int_field(d, "final_left", 0, n),
@@ -550,16 +553,6 @@ class StateReader:
     @staticmethod
     def is_seat(value: Any, n: int) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n
-
-    def cards(self, items: Any, path: str) -> tuple[str, ...]:
-        require(isinstance(items, list), "expected a list of cards", path)
-        for i, card in enumerate(items):
-            require(isinstance(card, str) and card in CARD_SET, "not a card", f"{path}[{i}]")
-        return tuple(items)
-
-    def card_lists(self, items: list[Any], path: str, n: int) -> tuple[tuple[str, ...], ...]:
-        require(len(items) == n, f"expected {n} entries", path)
-        return tuple(self.cards(item, f"{path}[{i}]") for i, item in enumerate(items))
 
     def table(self, items: list[Any], options: Mapping[str, Any]) -> Table:
         # a meld holds three cards or more: a table of more melds cannot be one deck
@@ -579,12 +572,9 @@ class StateReader:
             melds.append(tuple(meld))
         return tuple(melds)
 
-    def ints(self, items: list[Any], path: str, n: int, low: int = -(10**6)) -> tuple[int, ...]:
-        require(len(items) == n, f"expected {n} entries", path)
-        for i, x in enumerate(items):
-            ok = isinstance(x, int) and not isinstance(x, bool) and low <= x <= 10**6
-            require(ok, f"expected a whole number from {low}", f"{path}[{i}]")
-        return tuple(items)
+    @staticmethod
+    def ints(items: list[Any], path: str, n: int, low: int = -(10**6)) -> tuple[int, ...]:
+        return int_list(items, path, n, low, 10**6)
 
     def optional_seat(self, r: dict[str, Any], key: str, path: str, n: int) -> int | None:
         value = r.get(key)
@@ -622,7 +612,7 @@ class StateReader:
             closer=self.optional_seat(r, "closer", path, n),
             went_out=self.optional_seat(r, "went_out", path, n),
             turns=int_field(r, "turns", 0, 10**6, path),
-            hands=self.card_lists(get_field(r, "hands", list, path), f"{path}.hands", n),
+            hands=card_lists(get_field(r, "hands", list, path), f"{path}.hands", n, CARD_SET),
             points=self.ints(get_field(r, "points", list, path), f"{path}.points", n, 0),
             score=score,
             totals=self.ints(get_field(r, "totals", list, path), f"{path}.totals", n),

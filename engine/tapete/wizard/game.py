@@ -35,8 +35,11 @@ from ..core import (
     Game,
     OptionSpec,
     Outcome,
+    card_list,
+    card_lists,
     get_field,
     int_field,
+    int_list,
     read_state_header,
     require,
     state_header,
@@ -771,13 +774,13 @@ class StateReader:
         first = int_field(d, "first_dealer", 0, n - 1)
         dealer = int_field(d, "dealer", 0, n - 1)
         require(dealer == (first + number - 1) % n, "dealer does not match the round", "$.dealer")
-        hands = self.card_lists(get_field(d, "hands", list, "$"), "$.hands", n)
-        stock = self.cards(get_field(d, "stock", list, "$"), "$.stock")
+        hands = card_lists(get_field(d, "hands", list, "$"), "$.hands", n, DECK_SET)
+        stock = card_list(get_field(d, "stock", list, "$"), "$.stock", DECK_SET)
         trump_card = self.optional_card(d, "trump_card")
         trump = d.get("trump")
         require(trump is None or trump in SUITS, "trump must be a suit or null", "$.trump")
         bids = self.optional_ints(get_field(d, "bids", list, "$"), "$.bids", n, number)
-        tricks = self.ints(get_field(d, "tricks", list, "$"), "$.tricks", n, 0, number)
+        tricks = int_list(get_field(d, "tricks", list, "$"), "$.tricks", n, 0, number)
         leader = int_field(d, "leader", 0, n - 1)
         trick = self.plays(get_field(d, "trick", list, "$"), "$.trick", n)
         tricks_played = get_field(d, "played", list, "$")
@@ -795,7 +798,7 @@ class StateReader:
             "last_winner must be a seat or null",
             "$.last_winner",
         )
-        scores = self.ints(get_field(d, "scores", list, "$"), "$.scores", n, -(10**6), 10**6)
+        scores = int_list(get_field(d, "scores", list, "$"), "$.scores", n, -(10**6), 10**6)
         rows = get_field(d, "history", list, "$")
         require(len(rows) <= number, "more rows than rounds", "$.history")  # before reading them
         history = tuple(self.record(r, f"$.history[{i}]", n) for i, r in enumerate(rows))
@@ -834,16 +837,6 @@ class StateReader:
 
     # field readers
 
-    def cards(self, items: Any, path: str) -> tuple[str, ...]:
-        require(isinstance(items, list), "expected a list of cards", path)
-        for i, card in enumerate(items):
-            require(isinstance(card, str) and card in DECK_SET, "not a card", f"{path}[{i}]")
-        return tuple(items)
-
-    def card_lists(self, items: list[Any], path: str, n: int) -> tuple[tuple[str, ...], ...]:
-        require(len(items) == n, f"expected {n} entries", path)
-        return tuple(self.cards(item, f"{path}[{i}]") for i, item in enumerate(items))
-
     def optional_card(self, d: dict[str, Any], key: str) -> str | None:
         value = d.get(key)
         require(
@@ -852,16 +845,6 @@ class StateReader:
             f"$.{key}",
         )
         return value
-
-    def ints(self, items: list[Any], path: str, n: int, low: int, high: int) -> tuple[int, ...]:
-        require(len(items) == n, f"expected {n} entries", path)
-        for i, x in enumerate(items):
-            require(
-                isinstance(x, int) and not isinstance(x, bool) and low <= x <= high,
-                f"expected a whole number {low} to {high}",
-                f"{path}[{i}]",
-            )
-        return tuple(items)
 
     def optional_ints(
         self, items: list[Any], path: str, n: int, high: int
@@ -908,10 +891,10 @@ class StateReader:
             dealer=int_field(r, "dealer", 0, n - 1, path),
             trump=trump,
             trump_card=trump_card,
-            bids=self.ints(get_field(r, "bids", list, path), f"{path}.bids", n, 0, 20),
-            tricks=self.ints(get_field(r, "tricks", list, path), f"{path}.tricks", n, 0, 20),
-            points=self.ints(get_field(r, "points", list, path), f"{path}.points", n, -400, 400),
-            totals=self.ints(
+            bids=int_list(get_field(r, "bids", list, path), f"{path}.bids", n, 0, 20),
+            tricks=int_list(get_field(r, "tricks", list, path), f"{path}.tricks", n, 0, 20),
+            points=int_list(get_field(r, "points", list, path), f"{path}.points", n, -400, 400),
+            totals=int_list(
                 get_field(r, "totals", list, path), f"{path}.totals", n, -(10**6), 10**6
             ),
             chances=self.counts(r, "chances", path, n, number),
@@ -925,7 +908,7 @@ class StateReader:
         zeros."""
         if key not in r:
             return (0,) * n
-        return self.ints(get_field(r, key, list, path), f"{path}.{key}", n, 0, number)
+        return int_list(get_field(r, key, list, path), f"{path}.{key}", n, 0, number)
 
     # whole-state invariants: what the rest of the engine relies on
 

@@ -357,3 +357,30 @@ def test_two_humans_hand_over_hides_the_hand(new_context: Any, app_url: str) -> 
     my_turn(page, "draw")
     assert page.inner_text("[data-testid=hand-size-0]") == "×15"
     assert page.locator("[data-testid=hand-tile]").count() == 12
+
+
+def test_done_is_not_lost_to_a_redraw_while_the_engine_checks(
+    new_context: Any, app_url: str
+) -> None:
+    """A tap on Done waits for the engine's check of the melds; a redraw of the screen meanwhile
+    (any other news) once swallowed the answer, and the tap did nothing."""
+    page = new_context().new_page()
+    start(page, app_url)
+    page.click("[data-testid=draw]")
+    my_turn(page, "meld")
+    # every check of the melds takes 800 ms from now on
+    page.evaluate(
+        """() => {
+          const engine = window.tapete.app.engine;
+          const call = engine.call.bind(engine);
+          engine.call = (op, fields) => op === "inspect"
+            ? new Promise((done) => setTimeout(done, 800)).then(() => call(op, fields))
+            : call(op, fields);
+        }"""
+    )
+    to_new_meld(page, "B4")
+    to_meld_end(page, "B5")
+    page.click("[data-testid=done]")  # the live check of this layout is still out
+    page.evaluate("() => window.tapete.app.session.render()")
+    message = page.wait_for_selector("[data-testid=meld-message]", timeout=10_000)
+    assert message.inner_text() == "Meld 1: a meld needs at least 3 cards."

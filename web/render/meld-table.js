@@ -88,6 +88,7 @@ export class MeldTable {
     this.result = null; // the last inspect answer, for the layout it was asked about
     this.resultFor = "";
     this.seq = 0;
+    this.forgotten = false; // set once the renderer drops this board
     this.timer = 0;
     this.drag = null;
     this.wire();
@@ -362,6 +363,7 @@ export class MeldTable {
   forget() {
     clearTimeout(this.timer);
     this.seq += 1;
+    this.forgotten = true;
     this.endDrag();
   }
 
@@ -406,13 +408,15 @@ export class MeldTable {
     let result = this.current();
     if (!result) {
       clearTimeout(this.timer);
-      const seq = ++this.seq;
+      this.seq += 1; // a live check in flight is superseded by this one
       try {
         result = await this.opts.inspect(move);
       } catch (error) {
         result = { legal: false, error: error && (error.info || error) };
       }
-      if (seq !== this.seq || layout !== this.layoutKey()) return;
+      // Only a change of the melds (or the board dropped) voids the answer: a redraw of the
+      // screen meanwhile (which reschedules the live check) must not swallow the tap on Done.
+      if (this.forgotten || layout !== this.layoutKey()) return;
       this.result = result;
       this.resultFor = layout;
     }

@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import email.utils
 import gzip
 import http.server
 import json
@@ -73,7 +72,7 @@ from types import ModuleType
 from typing import Any
 
 import benchlib
-from link import HOST_CACHE_CONTROL, Link
+from link import Link
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "e2e"))
@@ -228,24 +227,18 @@ def counting_server(
                 return
             link.wait_round_trips(1 if self.answered else 2)
             self.answered += 1
-            modified = email.utils.formatdate(int(file.stat().st_mtime), usegmt=True)
-            if self.headers.get("If-Modified-Since") == modified:
-                self.send_response(304)  # revalidated, as the service worker's precache does
-                self.send_header("Cache-Control", HOST_CACHE_CONTROL)
-                http.server.BaseHTTPRequestHandler.end_headers(self)
-                counter.add(self.path.split("?")[0], 0)
-                return
-            body, encoding = link.body(file, self.headers.get("Accept-Encoding", ""))
-            self.send_response(200)
-            self.send_header("Last-Modified", modified)
-            self.send_header("Content-Type", self.guess_type(str(file)))
-            self.send_header("Content-Length", str(len(body)))
-            if encoding:
-                self.send_header("Content-Encoding", encoding)
-            self.send_header("Cache-Control", HOST_CACHE_CONTROL)
+            reply = link.answer(
+                file,
+                self.guess_type(str(file)),
+                self.headers.get("If-Modified-Since"),
+                self.headers.get("Accept-Encoding", ""),
+            )
+            self.send_response(reply.status)
+            for name, value in reply.headers:
+                self.send_header(name, value)
             http.server.BaseHTTPRequestHandler.end_headers(self)
-            link.send(self.wfile, body)
-            counter.add(self.path.split("?")[0], file.stat().st_size)
+            link.send(self.wfile, reply.body)
+            counter.add(self.path.split("?")[0], file.stat().st_size if reply.body else 0)
 
     def handler(*args: Any, **kwargs: Any) -> Any:
         return Handler(*args, directory=str(dist), **kwargs)

@@ -18,16 +18,27 @@ Glossary:
 
 from __future__ import annotations
 
+import email.utils
 import gzip
 import math
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 CHUNK = 16 * 1024
 BURST = 0.05  # seconds of idle link a late server may catch up on
 HOST_CACHE_CONTROL = "max-age=600"  # what GitHub Pages sends
+
+
+@dataclass
+class Answer:
+    """What the host answers for a file: a status, its headers (lower-case names), the body."""
+
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
 
 
 class Link:
@@ -69,6 +80,22 @@ class Link:
             with self.lock:
                 self.compressed[file] = packed
         return packed, "gzip"
+
+    def answer(
+        self, file: Path, content_type: str, if_modified_since: str | None, accept_encoding: str
+    ) -> Answer:
+        """The host's answer for ``file``, whatever the protocol: 304 when the browser's copy is
+        current (the service worker's precache revalidates), else 200 with the body, gzipped as
+        :meth:`body` says; both with the host's caching headers."""
+        modified = email.utils.formatdate(int(file.stat().st_mtime), usegmt=True)
+        headers = [("cache-control", HOST_CACHE_CONTROL), ("last-modified", modified)]
+        if if_modified_since == modified:
+            return Answer(304, headers, b"")
+        body, encoding = self.body(file, accept_encoding)
+        headers += [("content-type", content_type), ("content-length", str(len(body)))]
+        if encoding:
+            headers.append(("content-encoding", encoding))
+        return Answer(200, headers, body)
 
     def wait_round_trips(self, count: int) -> None:
         time.sleep(self.rtt * count)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import email.utils
 import hashlib
 import mimetypes
 import ssl
@@ -44,7 +43,7 @@ from h2.events import (
 )
 from h2.exceptions import ProtocolError, StreamClosedError
 
-from link import CHUNK, HOST_CACHE_CONTROL, Link
+from link import CHUNK, Link
 
 HANDSHAKE_ROUND_TRIPS = 2  # TCP, then TLS 1.3, before the first request can go up
 
@@ -171,26 +170,18 @@ class Connection(asyncio.Protocol):
                 self.h2.send_headers(stream, [(":status", "404"), ("content-length", "0")], True)
                 self.flush()
                 return
-            modified = email.utils.formatdate(int(file.stat().st_mtime), usegmt=True)
-            common = [("cache-control", HOST_CACHE_CONTROL), ("last-modified", modified)]
-            if headers.get("if-modified-since") == modified:
-                self.h2.send_headers(stream, [(":status", "304"), *common], True)
-                self.flush()
-                self.site.count(path, 0)
-                return
-            body, encoding = link.body(file, headers.get("accept-encoding", ""))
-            response = [
-                (":status", "200"),
-                ("content-type", self.site.content_type(file)),
-                ("content-length", str(len(body))),
-                *common,
-            ]
-            if encoding:
-                response.append(("content-encoding", encoding))
-            self.h2.send_headers(stream, response)
+            reply = link.answer(
+                file,
+                self.site.content_type(file),
+                headers.get("if-modified-since"),
+                headers.get("accept-encoding", ""),
+            )
+            status = [(":status", str(reply.status)), *reply.headers]
+            self.h2.send_headers(stream, status, end_stream=not reply.body)
             self.flush()
-            await self.send_body(stream, body)
-            self.site.count(path, file.stat().st_size)
+            if reply.body:
+                await self.send_body(stream, reply.body)
+            self.site.count(path, file.stat().st_size if reply.body else 0)
         except StreamClosedError:
             pass
         finally:

@@ -71,3 +71,19 @@ def test_a_link_reads_as_mbps_and_round_trip() -> None:
     parsed = link.Link.parse("50/30", ())
     assert (parsed.rate, parsed.rtt) == (50e6 / 8, 0.03)
     assert str(parsed) == "50 Mbit/s, 30 ms round trip"
+
+
+def test_the_host_answers_304_to_a_current_copy_and_200_otherwise(tmp_path: Path) -> None:
+    pace = link.Link(50, 30, ())
+    page = tmp_path / "index.html"
+    page.write_text("<!doctype html><title>t</title>\n" * 50)
+    first = pace.answer(page, "text/html", None, "gzip")
+    fields = dict(first.headers)
+    assert first.status == 200 and gzip.decompress(first.body) == page.read_bytes()
+    assert fields["cache-control"] == link.HOST_CACHE_CONTROL
+    assert fields["content-encoding"] == "gzip"
+    assert fields["content-length"] == str(len(first.body))
+    again = pace.answer(page, "text/html", fields["last-modified"], "gzip")
+    assert (again.status, again.body) == (304, b"")
+    stale = pace.answer(page, "text/html", "Thu, 01 Jan 1970 00:00:00 GMT", "")
+    assert stale.status == 200 and stale.body == page.read_bytes()

@@ -223,3 +223,30 @@ def test_willie_table_screen_goes_through_a_round_end(new_context: Any, app_url:
     play_willie(host, guests, lambda: alive() and js(host, HOST_MOVES) >= at + 2)
     host.wait_for_selector("[data-testid=round-summary]", state="detached")
     alive()
+
+
+def test_a_host_that_falls_asleep_is_waited_for(new_context: Any, app_url: str) -> None:
+    """The host's page is paused in the debugger (as a phone that sleeps: no timer runs, no
+    message is answered) until the guest notices: the guest says the host is not answering and
+    keeps its link (it once closed it after 15 s, losing the table); once the host wakes, the
+    guest says so, and the game goes on from the same move on both devices."""
+    options = {"target_score": "1000"}
+    host, guests = pair_table(new_context, app_url, "willie", ["remote", "bot:random"], options)
+    guest = guests[0]
+    play_willie(host, guests, lambda: js(host, HOST_MOVES) >= 2)
+    at = js(host, HOST_MOVES)
+    cdp = host.context.new_cdp_session(host)
+    cdp.send("Debugger.enable")
+    cdp.send("Debugger.pause")
+    try:
+        guest.wait_for_selector("[data-testid=host-silent]", timeout=30_000)
+        assert js(guest, "window.tapete.guest.status") == "connected"
+        assert guest.query_selector("[data-testid=lost-dialog]") is None
+        assert "not answering" in guest.inner_text("[data-testid=host-silent]")
+        shot(guest, "devices-host-silent")
+    finally:
+        cdp.send("Debugger.resume")
+    guest.wait_for_selector("[data-testid=host-silent]", state="detached", timeout=30_000)
+    assert guest.query_selector("[data-testid=lost-dialog]") is None
+    assert moves_on(guest) == at
+    play_willie(host, guests, lambda: js(host, HOST_MOVES) >= at + 2)

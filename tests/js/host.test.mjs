@@ -71,7 +71,15 @@ function table({ missing = "wait" } = {}) {
   host.game = { record: { game: "wizard", seed: "S", moves: [] }, snap: { state: {}, to_move: 0, outcome: null }, viewer: null, shown: null };
   const send = (index, message) => host.receive(host.remote.get(index), links[index], typeof message === "string" ? message : JSON.stringify(message));
   const token = (index) => host.remote.get(index).token;
-  return { host, engine, links, send, token, tick: (ms) => { clock += ms; } };
+  // time passing with the host awake: its clock ticks every second (`tick` jumps at once)
+  const elapse = (ms, each = () => {}) => {
+    for (let step = 0; step < ms; step += 1_000) {
+      clock += 1_000;
+      each();
+      host.tick();
+    }
+  };
+  return { host, engine, links, send, token, elapse, tick: (ms) => { clock += ms; } };
 }
 
 test("forged, stale, early and out-of-turn moves are refused with codes and change nothing", async () => {
@@ -130,9 +138,10 @@ test("a missing seat waits, or a bot plays it after the timeout when the host ch
 });
 
 test("a silent guest becomes missing; the host's button lets a bot play at once", async () => {
-  const { host, tick } = table();
-  tick(16_000);
-  host.tick();
+  const { host, elapse } = table();
+  elapse(14_000);
+  assert.equal(host.remote.get(1).status, "connected");
+  elapse(2_000);
   assert.equal(host.remote.get(1).status, "missing");
   const step = host.remoteMove(1, { ...host.game, snap: { ...host.game.snap, to_move: 1 } });
   host.letBotPlay(1);
@@ -141,11 +150,11 @@ test("a silent guest becomes missing; the host's button lets a bot play at once"
 });
 
 test("a seat marked missing for its silence is back when its own link speaks: a fresh welcome", async () => {
-  const { host, links, send, tick } = table();
+  const { host, links, send, elapse } = table();
   host.game.record.moves.push({ seat: 2, move: "bid 0" });
-  tick(16_000);
-  host.remote.get(1).lastSeen = host.now(); // seat 1 kept talking
-  host.tick();
+  elapse(16_000, () => {
+    host.remote.get(1).lastSeen = host.now(); // seat 1 kept talking
+  });
   assert.equal(host.remote.get(0).status, "missing");
   assert.equal(host.remote.get(1).status, "connected");
   links[1].sent.length = 0;
@@ -159,6 +168,25 @@ test("a seat marked missing for its silence is back when its own link speaks: a 
   assert.equal(links[0].of("pong").length, 1);
   // the others hear that the seat is present again; a later move reaches it
   assert.ok(links[1].of("table").at(-1).table.seats[0].present);
+  host.stop();
+});
+
+test("a silence the host slept through is not the guests': they get a fresh window", () => {
+  const { host, elapse, tick } = table();
+  elapse(3_000);
+  tick(60_000); // the host's phone locked for a minute: no tick ran
+  host.tick();
+  assert.equal(host.remote.get(0).status, "connected");
+  assert.equal(host.remote.get(1).status, "connected");
+  elapse(14_000, () => {
+    host.remote.get(1).lastSeen = host.now(); // seat 1's queued pings arrive; seat 0's never do
+  });
+  assert.equal(host.remote.get(0).status, "connected");
+  elapse(2_000, () => {
+    host.remote.get(1).lastSeen = host.now();
+  });
+  assert.equal(host.remote.get(0).status, "missing");
+  assert.equal(host.remote.get(1).status, "connected");
   host.stop();
 });
 

@@ -3,6 +3,13 @@
 // every other seat is "remote" (the host announces its moves), the guest's own move goes to the
 // host, which answers with the new view or a coded refusal. At the end it checks the host's
 // reveal and replays the whole game with its own engine (verify.js).
+//
+// A host that falls silent (its phone asleep or busy) is waited for on the open link, as the host
+// waits for a silent guest: the guest says so ("silence" event, `hostSilent`) and carries on as
+// soon as the host speaks again. It gives up only when the link itself closes (WebRTC reports a
+// peer gone for good: its consent checks fail) or after HOST_GONE_MS of silence. A silence
+// the guest slept through itself (its own timer came late: a locked phone runs none) is not the
+// host's: the host gets a fresh window to be heard.
 
 import { EngineError } from "../engine-client.js";
 import { dealCode, isPart, newPart } from "./commit.js";
@@ -12,6 +19,7 @@ import { PeerLink, rtcConfig } from "./transport.js";
 
 const PING_MS = 4_000;
 const HOST_SILENCE_MS = 15_000;
+const HOST_GONE_MS = 120_000;
 const REPLY_TIMEOUT_MS = 30_000;
 const PARTS_KEY = "tapete.guest.parts";
 
@@ -39,8 +47,8 @@ function storedParts() {
 }
 
 export class GuestSession extends EventTarget {
-  /** @param {{offer: object, name?: string, lang: string, iceServer?: object}} p */
-  constructor({ offer, name = "", lang, iceServer = null }) {
+  /** @param {{offer: object, name?: string, lang: string, iceServer?: object, now?: () => number}} p */
+  constructor({ offer, name = "", lang, iceServer = null, now = Date.now }) {
     super();
     this.offer = offer;
     this.seat = offer.seat;
@@ -62,7 +70,10 @@ export class GuestSession extends EventTarget {
     this.commitment = null;
     this.parts = null;
     this.reveal = null;
-    this.lastHeard = Date.now();
+    this.now = now;
+    this.lastHeard = now();
+    /** Whether the host has said nothing for HOST_SILENCE_MS (the link still open). */
+    this.hostSilent = false;
     /** Every message received, as text (tests check each against the other seats' cards). */
     this.received = [];
   }
@@ -85,15 +96,27 @@ export class GuestSession extends EventTarget {
 
   opened() {
     this.status = "connected";
-    this.lastHeard = Date.now();
+    this.lastHeard = this.now();
+    this.lastTick = this.lastHeard;
     const hello = { type: "hello", v: PROTOCOL_VERSION, seat: this.seat, token: this.token, lang: this.lang };
     if (this.name) hello.name = this.name;
     this.link.send(hello);
-    this.pinger = setInterval(() => {
-      this.link.send({ type: "ping" });
-      if (Date.now() - this.lastHeard > HOST_SILENCE_MS) this.lost();
-    }, PING_MS);
+    this.pinger = setInterval(() => this.tick(), PING_MS);
     this.changed();
+  }
+
+  /** Every PING_MS while connected: a ping, and the host's silence checked. */
+  tick() {
+    this.link.send({ type: "ping" });
+    const now = this.now();
+    if (now - this.lastTick > 2 * PING_MS) this.lastHeard = Math.max(this.lastHeard, now);
+    this.lastTick = now;
+    const quiet = now - this.lastHeard;
+    if (quiet > HOST_GONE_MS) return this.lost();
+    if (quiet > HOST_SILENCE_MS && !this.hostSilent) {
+      this.hostSilent = true;
+      this.changed("silence");
+    }
   }
 
   lost() {
@@ -120,7 +143,11 @@ export class GuestSession extends EventTarget {
   }
 
   async receive(raw) {
-    this.lastHeard = Date.now();
+    this.lastHeard = this.now();
+    if (this.hostSilent) {
+      this.hostSilent = false;
+      this.changed("silence");
+    }
     let message;
     try {
       message = parseHostMessage(raw);

@@ -15,6 +15,9 @@ import { PeerLink, rtcConfig } from "./transport.js";
 const SAVE_KEY = "tapete.table";
 /** A guest is missing when nothing came from it for this long (it pings every 4 s). */
 const SILENCE_MS = 15_000;
+/** The host's own clock tick; one this late means the host itself was asleep (a locked phone). */
+const TICK_MS = 1_000;
+const TICK_LATE_MS = 5_000;
 const INPUT_ERRORS = ["illegal_move", "invalid_move", "not_your_turn", "game_over", "bad_request", "bad_state"];
 
 /**
@@ -71,7 +74,8 @@ export class HostSession extends EventTarget {
     this.sendChain = Promise.resolve();
     this.stopped = false;
     this.tampered = null; // tests only: {seat: fields} sent in that seat's reveal instead
-    this.ticker = setInterval(() => this.tick(), 1000);
+    this.lastTick = this.now();
+    this.ticker = setInterval(() => this.tick(), TICK_MS);
   }
 
   async init() {
@@ -437,7 +441,12 @@ export class HostSession extends EventTarget {
   tick() {
     if (this.stopped) return;
     const now = this.now();
+    // A silence the host slept through is its own, not the guests': each gets a fresh window
+    // (their pings, queued while it slept, arrive now) instead of being marked missing at once.
+    const slept = now - this.lastTick > TICK_LATE_MS;
+    this.lastTick = now;
     for (const seat of this.remote.values()) {
+      if (slept && seat.status === "connected") seat.lastSeen = Math.max(seat.lastSeen, now);
       if (seat.status === "connected" && now - seat.lastSeen > SILENCE_MS) {
         seat.status = "missing";
         seat.missingSince = now;

@@ -4,6 +4,7 @@
 // only shows the views it gets), and at the end the check of the host's seed and of every move.
 
 import { h, mount } from "../dom.js";
+import { announce } from "./announce.js";
 import { has, language, t } from "../i18n.js";
 import { GuestSession } from "../net/guest.js";
 import { decodeCode, PairingError } from "../net/pairing.js";
@@ -109,6 +110,9 @@ export async function openJoin(ctx, code) {
   guest.addEventListener("change", () => {
     if (guest.status === "lost" && current === guest) showLost(ctx, guest);
   });
+  guest.addEventListener("silence", () => {
+    if (current === guest && !ctx.app.session && ctx.app.screen === "join" && guest.table) showWaiting(ctx, guest);
+  });
 }
 
 function showWaiting(ctx, guest) {
@@ -120,7 +124,7 @@ function showWaiting(ctx, guest) {
     h("ul", { class: "join-seats" }, table.seats.map((seat, i) => h("li", null, seatLabel(table, i, guest.seat), seat.remote ? ` · ${t(seat.present ? "table.status.connected" : "table.status.pairing")}` : ""))),
     h("p", { class: "small", dataset: { testid: "guest-commitment" } }, t("table.commitment", { hash: (guest.commitment || "").slice(0, 16) })),
     h("p", { class: "hint" }, t("join.part_sent")),
-    h("p", { class: "join-status", role: "status" }, t("join.wait_start"))));
+    h("p", { class: "join-status", role: "status", dataset: { testid: guest.hostSilent ? "host-silent" : "join-status" } }, t(guest.hostSilent ? "join.host_silent" : "join.wait_start"))));
 }
 
 function seatLabel(table, index, mine) {
@@ -165,6 +169,7 @@ function showGuestTable(ctx, guest) {
       share: null,
       driver: guest,
       barExtra: () => h("span", { class: "deal-chip small", dataset: { testid: "guest-deal-code" }, title: t("table.deal_code.hint") }, t("table.deal_code", { code: guest.dealCode || "…" })),
+      notice: () => (guest.hostSilent ? h("p", { class: "play-notice", dataset: { testid: "host-silent" } }, t("join.host_silent")) : null),
       onOver: (over) => showGuestOver(ctx, guest, over),
       onFatal: (error) => session.showError(netErrorText(error, ctx, table.game)),
     },
@@ -174,6 +179,11 @@ function showGuestTable(ctx, guest) {
   session.start();
   guest.addEventListener("error", () => {
     if (ctx.app.session === session && guest.lastError) session.showError(netErrorText(guest.lastError, ctx, table.game));
+  });
+  guest.addEventListener("silence", () => {
+    if (ctx.app.session !== session) return;
+    session.render();
+    announce(t(guest.hostSilent ? "join.host_silent" : "join.host_back"));
   });
 }
 

@@ -60,7 +60,8 @@ export function defaultName(seat, index, humans) {
 
 export class PlayScreen {
   /**
-   * @param {object} ctx {engine, root, renderer, settings, onOver(game), onFatal(error)}
+   * @param {object} ctx {engine, root, renderer, settings, onOver(game), onFatal(error)}; and
+   *   optionally barExtra() (more of the bar under the table) and notice() (a line above it)
    * @param {Game} game
    */
   constructor(ctx, game) {
@@ -274,7 +275,8 @@ export class PlayScreen {
     // Cards already on the table keep still; only a newly played card slides in.
     const shown = new Set([...root.querySelectorAll(".trick-card")].map((card) => card.dataset.card));
     for (const card of table.querySelectorAll(".trick-card")) if (shown.has(card.dataset.card)) card.classList.add("settled");
-    mount(root, h("div", { class: "play", dataset: { testid: "play", seed: this.record.seed, moves: this.record.moves.length } }, table, bar));
+    const notice = this.ctx.notice ? this.ctx.notice() : null;
+    mount(root, h("div", { class: "play", dataset: { testid: "play", seed: this.record.seed, moves: this.record.moves.length } }, notice, table, bar));
     this.focus?.restore({ moment: this.record.moves.length, turn: this.awaitsPlayer() });
     this.tour?.refresh();
   }

@@ -229,7 +229,8 @@ def test_a_host_that_falls_asleep_is_waited_for(new_context: Any, app_url: str) 
     """The host's page is paused in the debugger (as a phone that sleeps: no timer runs, no
     message is answered) until the guest notices: the guest says the host is not answering and
     keeps its link (it once closed it after 15 s, losing the table); once the host wakes, the
-    guest says so, and the game goes on from the same move on both devices."""
+    guest says so, and the game goes on from the same move on both devices. Then the guest's
+    page sleeps: the host marks the seat missing, and takes it back on the same link."""
     options = {"target_score": "1000"}
     host, guests = pair_table(new_context, app_url, "willie", ["remote", "bot:random"], options)
     guest = guests[0]
@@ -249,4 +250,20 @@ def test_a_host_that_falls_asleep_is_waited_for(new_context: Any, app_url: str) 
     guest.wait_for_selector("[data-testid=host-silent]", state="detached", timeout=30_000)
     assert guest.query_selector("[data-testid=lost-dialog]") is None
     assert moves_on(guest) == at
+    play_willie(host, guests, lambda: js(host, HOST_MOVES) >= at + 2)
+
+    # Now the guest's phone sleeps: the host marks its seat missing, and once it wakes it is
+    # back on the same link, with no new pairing, and the game goes on.
+    at = js(host, HOST_MOVES)
+    phone = guest.context.new_cdp_session(guest)
+    phone.send("Debugger.enable")
+    phone.send("Debugger.pause")
+    try:
+        host.wait_for_selector("[data-testid=devices][data-missing='1']", timeout=30_000)
+    finally:
+        phone.send("Debugger.resume")
+    host.wait_for_selector("[data-testid=devices][data-missing='0']", timeout=30_000)
+    guest.wait_for_selector(f"[data-testid=play][data-moves='{at}']", timeout=30_000)
+    assert guest.query_selector("[data-testid=lost-dialog]") is None
+    assert guest.query_selector("[data-testid=host-silent]") is None
     play_willie(host, guests, lambda: js(host, HOST_MOVES) >= at + 2)

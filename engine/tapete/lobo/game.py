@@ -33,7 +33,16 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..core import Game, JsonDict, OptionSpec, Outcome, get_field, parse_options, require
+from ..core import (
+    Game,
+    JsonDict,
+    OptionSpec,
+    Outcome,
+    card_list,
+    get_field,
+    parse_options,
+    require,
+)
 from ..errors import BadOptionError, BadStateError, InvalidMoveError, describe
 from ..rng import Rng, is_valid_seed
 from . import rules as R
@@ -261,15 +270,7 @@ class _StateReader:
             raise BadStateError(error.message, path="$.options") from None
 
     def cards(self, name: str, rules: Rules) -> list[str]:
-        value = get_field(self.data, name, list, "$")
-        allowed = set(rules.deck)
-        for i, card in enumerate(value):
-            require(
-                isinstance(card, str) and card in allowed,
-                "not a card of this deck",
-                f"$.{name}[{i}]",
-            )
-        return list(value)
+        return list(card_list(get_field(self.data, name, list, "$"), f"$.{name}", set(rules.deck)))
 
     def number(self, name: str, low: int, high: int, data: Any = None, path: str = "$") -> int:
         value = get_field(self.data if data is None else data, name, int, path)

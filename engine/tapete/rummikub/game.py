@@ -62,6 +62,7 @@ from ..core import (
     Game,
     OptionSpec,
     Outcome,
+    card_list,
     get_field,
     int_field,
     read_state_header,
@@ -783,6 +784,10 @@ def result_json(result: GameResult) -> dict[str, Any]:
     }
 
 
+# every tile code, for reading states
+TILE_CODES: frozenset[str] = frozenset(FULL_SET)
+
+
 class StateReader:
     """Reads a state from JSON, checking every field; faults are ``bad_state`` with a path."""
 
@@ -841,13 +846,7 @@ class StateReader:
 
     def tiles(self, items: Any, path: str) -> tuple[str, ...]:
         require(isinstance(items, list) and len(items) <= len(FULL_SET), "expected tiles", path)
-        for i, tile in enumerate(items):
-            require(
-                isinstance(tile, str) and tile in set(FULL_SET),
-                "not a Rummikub tile",
-                f"{path}[{i}]",
-            )
-        return tuple(items)
+        return card_list(items, path, TILE_CODES)
 
     def table(self, items: list[Any]) -> tuple[Meld, ...]:
         require(len(items) <= MAX_MELDS, "too many melds", "$.table")

@@ -35,9 +35,9 @@ class FakeLink extends EventTarget {
   }
 }
 
-function connected() {
+function connected({ replyTimeoutMs = 30_000 } = {}) {
   let clock = 5_000_000;
-  const guest = new GuestSession({ offer: { seat: 1, token: "t".repeat(32) }, lang: "en", now: () => clock });
+  const guest = new GuestSession({ offer: { seat: 1, token: "t".repeat(32) }, lang: "en", now: () => clock, replyTimeoutMs });
   const link = new FakeLink();
   guest.link = link;
   link.addEventListener("message", (event) => guest.receive(event.detail));
@@ -45,7 +45,7 @@ function connected() {
   guest.opened();
   clearInterval(guest.pinger); // the test calls tick() itself
   const events = [];
-  for (const kind of ["silence", "change"]) guest.addEventListener(kind, () => events.push(`${kind}:${guest.hostSilent}:${guest.status}`));
+  for (const kind of ["silence", "change", "resync"]) guest.addEventListener(kind, () => events.push(`${kind}:${guest.hostSilent}:${guest.status}`));
   // time passing with the guest awake: its timer ticks every 4 s (`pass` jumps at once)
   const wait = (ms) => {
     for (let step = 0; step < ms; step += 4_000) {
@@ -114,5 +114,47 @@ test("a silence the guest slept through is not the host's: it gets a fresh windo
   wait(4_000); // and still nothing from the host 16 s after waking: now it is the host's
   assert.equal(guest.hostSilent, true);
   assert.deepEqual(events, ["silence:true:connected"]);
+  guest.stop();
+});
+
+const later = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const snap = (n, toMove) => ({ state: { n }, to_move: toMove, outcome: null, view: { seat: 1, n }, legal_moves: [] });
+
+test("a move waits for a silent host past the reply time, and is answered when it wakes", async () => {
+  const { guest, link, wait } = connected({ replyTimeoutMs: 20 });
+  link.hear({ type: "state", n: 3, snap: snap(3, 1) });
+  await later(5);
+  wait(16_000);
+  assert.equal(guest.hostSilent, true);
+  let outcome = null;
+  guest.apply(1, "draw").then((value) => { outcome = value; }, (error) => { outcome = error; });
+  await later(80); // four reply times: still waiting, not refused
+  assert.equal(outcome, null);
+  link.hear({ type: "state", n: 4, snap: snap(4, 0), last: { seat: 1, move: "draw" } });
+  await later(5);
+  assert.equal(outcome.move, "draw");
+  assert.equal(guest.n, 4);
+  guest.stop();
+});
+
+test("a host that speaks but does not answer a move: no_reply; its late answer restarts the table", async () => {
+  const { guest, link, events } = connected({ replyTimeoutMs: 20 });
+  link.hear({ type: "state", n: 3, snap: snap(3, 1) });
+  await later(5);
+  const reply = guest.apply(1, "draw").catch((error) => error);
+  assert.equal((await reply).code, "no_reply");
+  assert.equal(guest.pendingMove, null);
+  events.length = 0;
+  // the host took the move after all: the table must not keep showing my turn
+  link.hear({ type: "state", n: 4, snap: snap(4, 0), last: { seat: 1, move: "draw" } });
+  await later(5);
+  assert.deepEqual(events, ["resync:false:connected"]);
+  assert.equal(guest.n, 4);
+  assert.equal(guest.snap.to_move, 0);
+  assert.equal(guest.queue.length, 0);
+  // another seat's move after it is queued as usual
+  link.hear({ type: "state", n: 5, snap: snap(5, 1), last: { seat: 0, move: "pass" } });
+  await later(5);
+  assert.equal(guest.queue.length, 1);
   guest.stop();
 });

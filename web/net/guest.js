@@ -47,8 +47,8 @@ function storedParts() {
 }
 
 export class GuestSession extends EventTarget {
-  /** @param {{offer: object, name?: string, lang: string, iceServer?: object, now?: () => number}} p */
-  constructor({ offer, name = "", lang, iceServer = null, now = Date.now }) {
+  /** @param {{offer: object, name?: string, lang: string, iceServer?: object, now?: () => number, replyTimeoutMs?: number}} p */
+  constructor({ offer, name = "", lang, iceServer = null, now = Date.now, replyTimeoutMs = REPLY_TIMEOUT_MS }) {
     super();
     this.offer = offer;
     this.seat = offer.seat;
@@ -71,6 +71,7 @@ export class GuestSession extends EventTarget {
     this.parts = null;
     this.reveal = null;
     this.now = now;
+    this.replyTimeoutMs = replyTimeoutMs;
     this.lastHeard = now();
     /** Whether the host has said nothing for HOST_SILENCE_MS (the link still open). */
     this.hostSilent = false;
@@ -224,7 +225,10 @@ export class GuestSession extends EventTarget {
 
   async stateArrived(message) {
     this.latest = message.snap;
-    if (this.snap === null || message.n !== this.n + this.queue.length + 1) {
+    // my own move, taken by the host after this guest stopped waiting for it (no_reply): the
+    // table shows it is still my turn, so start over from this state, as after a jump
+    const late = !this.pendingMove && message.last?.seat === this.seat && message.n === this.n + this.queue.length + 1;
+    if (this.snap === null || message.n !== this.n + this.queue.length + 1 || late) {
       // the first deal, or a jump (the host reloaded): start over from this state
       this.n = message.n;
       this.snap = message.snap;
@@ -265,6 +269,19 @@ export class GuestSession extends EventTarget {
     this.changed("error");
   }
 
+  /** Calls `fail` when a request has had no answer for the reply time while the host spoke
+   * (a host that answers pings but not this). While the host is silent the request waits on:
+   * its link is open and the host answers once awake; the link's close, or HOST_GONE_MS of
+   * silence, rejects it (lost()). Returns the function that cancels the timer. */
+  replyTimer(fail) {
+    let timer;
+    const arm = () => {
+      timer = setTimeout(() => (this.hostSilent && this.status === "connected" ? arm() : fail()), this.replyTimeoutMs);
+    };
+    arm();
+    return () => clearTimeout(timer);
+  }
+
   // -- the PlayScreen driver ------------------------------------------------------------------
 
   async remoteMove() {
@@ -282,15 +299,15 @@ export class GuestSession extends EventTarget {
     if (this.status !== "connected") return Promise.reject(new EngineError({ code: "host_lost" }));
     const after = this.n;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const cancel = this.replyTimer(() => {
         if (this.pendingMove?.after === after) this.pendingMove = null;
         reject(new EngineError({ code: "no_reply" }));
-      }, REPLY_TIMEOUT_MS);
+      });
       this.pendingMove = {
         after,
         move,
-        resolve: (value) => { clearTimeout(timer); resolve(value); },
-        reject: (error) => { clearTimeout(timer); reject(error); },
+        resolve: (value) => { cancel(); resolve(value); },
+        reject: (error) => { cancel(); reject(error); },
       };
       this.send({ type: "move", after, move });
     });
@@ -300,13 +317,13 @@ export class GuestSession extends EventTarget {
     if (this.status !== "connected") return Promise.reject(new EngineError({ code: "host_lost" }));
     const id = this.nextAsk++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const cancel = this.replyTimer(() => {
         this.asks.delete(id);
         reject(new EngineError({ code: "no_reply" }));
-      }, REPLY_TIMEOUT_MS);
+      });
       this.asks.set(id, {
-        resolve: (value) => { clearTimeout(timer); resolve(value); },
-        reject: (error) => { clearTimeout(timer); reject(error); },
+        resolve: (value) => { cancel(); resolve(value); },
+        reject: (error) => { cancel(); reject(error); },
       });
       const message = { type: "ask", id, after: this.n, op };
       if (fields.move !== undefined) message.move = fields.move;

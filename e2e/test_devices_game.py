@@ -199,6 +199,9 @@ def test_willie_drop_rejoin_reload_and_verified_deal(new_context: Any, app_url: 
     assert bad.get_attribute("data-state") == "failed"
     assert "does not match the commitment" in bad.inner_text()
     shot(guests[0], "devices-guest-verified")
+    # the game is over: every screen may lock again
+    assert js(host, "window.tapete.host.awake.held") is False
+    assert all(js(guest, "window.tapete.guest.awake.held") is False for guest in guests)
     record_box["record"] = host_record(host)
     for seat, guest in enumerate(guests):
         assert check_no_leaks(record_box["record"], seat, received(guest)) > 3
@@ -234,6 +237,9 @@ def test_a_host_that_falls_asleep_is_waited_for(new_context: Any, app_url: str) 
     options = {"target_score": "1000"}
     host, guests = pair_table(new_context, app_url, "willie", ["remote", "bot:random"], options)
     guest = guests[0]
+    # both screens are kept on while the table plays (the Screen Wake Lock)
+    wait_until(host, "window.tapete.host.awake.held", timeout=10)
+    wait_until(guest, "window.tapete.guest.awake.held", timeout=10)
 
     def my_turn() -> bool:
         return guest.query_selector("[data-testid=table][data-my-turn=true]") is not None

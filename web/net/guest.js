@@ -12,6 +12,7 @@
 // host's: the host gets a fresh window to be heard.
 
 import { EngineError } from "../engine-client.js";
+import { ScreenAwake } from "./awake.js";
 import { dealCode, isPart, newPart } from "./commit.js";
 import { encodeAnswer } from "./pairing.js";
 import { parseHostMessage, PROTOCOL_VERSION } from "./protocol.js";
@@ -75,6 +76,8 @@ export class GuestSession extends EventTarget {
     this.lastHeard = now();
     /** Whether the host has said nothing for HOST_SILENCE_MS (the link still open). */
     this.hostSilent = false;
+    /** The screen kept on from the link's opening to the game's end (./awake.js). */
+    this.awake = new ScreenAwake();
     /** Every message received, as text (tests check each against the other seats' cards). */
     this.received = [];
   }
@@ -103,6 +106,7 @@ export class GuestSession extends EventTarget {
     if (this.name) hello.name = this.name;
     this.link.send(hello);
     this.pinger = setInterval(() => this.tick(), PING_MS);
+    this.awake.hold();
     this.changed();
   }
 
@@ -124,6 +128,7 @@ export class GuestSession extends EventTarget {
     if (this.status === "lost") return;
     this.status = "lost";
     clearInterval(this.pinger);
+    this.awake.release();
     this.link.close();
     const fail = new EngineError({ code: "host_lost" });
     if (this.pendingMove) this.pendingMove.reject(fail);
@@ -135,6 +140,7 @@ export class GuestSession extends EventTarget {
 
   stop() {
     clearInterval(this.pinger);
+    this.awake.release();
     this.status = "lost";
     this.link.close();
   }
@@ -167,6 +173,7 @@ export class GuestSession extends EventTarget {
       return;
     }
     if (message.type === "reveal") {
+      this.awake.release(); // the game is over
       this.reveal = message;
       this.changed("reveal");
       return;

@@ -7,6 +7,7 @@
 // Seat statuses: "open" (no device yet), "pairing" (an offer is out), "connected", "missing"
 // (it was connected and dropped: a fresh pairing for that seat, same token, brings it back).
 
+import { ScreenAwake } from "./awake.js";
 import { commitment, dealCode, deriveSeed, isPart, newPart } from "./commit.js";
 import { decodeCode, encodeOffer, joinLink, newPairingId, PairingError } from "./pairing.js";
 import { checkSender, newToken, parseGuestMessage, PROTOCOL_VERSION, ProtocolError, publicError, RateLimiter } from "./protocol.js";
@@ -76,6 +77,9 @@ export class HostSession extends EventTarget {
     this.tampered = null; // tests only: {seat: fields} sent in that seat's reveal instead
     this.lastTick = this.now();
     this.ticker = setInterval(() => this.tick(), TICK_MS);
+    // the host's screen stays on while the table lives: every guest waits when it locks
+    this.awake = new ScreenAwake();
+    this.awake.hold();
   }
 
   async init() {
@@ -86,6 +90,7 @@ export class HostSession extends EventTarget {
   stop() {
     this.stopped = true;
     clearInterval(this.ticker);
+    this.awake.release();
     for (const seat of this.remote.values()) seat.link?.close();
   }
 
@@ -342,6 +347,7 @@ export class HostSession extends EventTarget {
     const last = n ? game.record.moves[n - 1] : null;
     const state = game.snap.state;
     const over = Boolean(game.snap.outcome);
+    if (over) this.awake.release();
     const targets = [...this.remote.values()].filter((seat) => seat.status === "connected");
     this.sendChain = this.sendChain.then(async () => {
       for (const seat of targets) {

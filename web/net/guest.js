@@ -66,7 +66,9 @@ export class GuestSession extends EventTarget {
     this.pendingMove = null;
     this.asks = new Map();
     this.nextAsk = 1;
-    this.views = new Map(); // move number -> hash of the view seen then
+    // move number -> the hash of the view seen then (a promise: a state is taken at once, in
+    // the order it came, and hashed meanwhile)
+    this.views = new Map();
     this.part = null;
     this.commitment = null;
     this.parts = null;
@@ -191,7 +193,7 @@ export class GuestSession extends EventTarget {
     this.snap = message.snap || null;
     this.latest = this.snap;
     this.queue = [];
-    if (this.snap?.view) this.views.set(this.n, await digest(this.snap.view));
+    if (this.snap?.view) this.views.set(this.n, digest(this.snap.view));
     if (message.reveal) this.reveal = message.reveal;
     this.changed(first ? "welcome" : "resync");
     if (!first) this.changed("welcome");
@@ -230,8 +232,10 @@ export class GuestSession extends EventTarget {
     this.changed("table");
   }
 
-  async stateArrived(message) {
+  /** A new state from the host (synchronous: states are taken in the order they came). */
+  stateArrived(message) {
     this.latest = message.snap;
+    if (message.snap.view) this.views.set(message.n, digest(message.snap.view));
     // my own move, taken by the host after this guest stopped waiting for it (no_reply): the
     // table shows it is still my turn, so start over from this state, as after a jump
     const late = !this.pendingMove && message.last?.seat === this.seat && message.n === this.n + this.queue.length + 1;
@@ -240,11 +244,9 @@ export class GuestSession extends EventTarget {
       this.n = message.n;
       this.snap = message.snap;
       this.queue = [];
-      if (message.snap.view) this.views.set(message.n, await digest(message.snap.view));
       this.changed("resync");
       return;
     }
-    if (message.snap.view) this.views.set(message.n, await digest(message.snap.view));
     const step = { seat: message.last?.seat ?? null, move: message.last?.move ?? null, result: message.snap, n: message.n };
     if (this.pendingMove && message.n === this.pendingMove.after + 1) {
       const pending = this.pendingMove;

@@ -24,7 +24,7 @@ export async function verifyGame({ engine, guest, onProgress = () => {} }) {
     const expected = guest.views.get(n);
     if (expected === undefined) return true;
     views += 1;
-    return (await viewDigest(view)) === expected;
+    return (await viewDigest(view)) === (await expected);
   };
   try {
     snap = await engine.call("new_game", { game: table.game, seed: reveal.seed, options: table.options, players: table.players, view_seat: guest.seat });

@@ -707,6 +707,129 @@ def test_high_evidence_reads_the_rounds_cards_against_the_worlds_hand() -> None:
     assert ai.world_high_ratio(led_low, []) == 1.0  # its only card: no choice, no evidence
 
 
+def softmax_style_card(
+    hands: list[list[str]], bids: list[int], won: list[int], trick: list[str], soft: bool
+) -> str:
+    """The policy's card for the seat after ``trick`` (led by seat 0), trump red."""
+    numbers = [[DECK.index(c) for c in hand] for hand in hands]
+    sim = ai.Round(0, numbers, bids, won, 0)
+    if soft:
+        sim.shift = [0.0, 0.0, 0.0, 0.0]
+        sim.shift[len(trick)] = ai.SOFT
+    for card in trick:
+        sim.play(DECK.index(card))
+    return DECK[ai.heuristic_card(sim, sim.legal())]
+
+
+def test_a_seat_modelled_softmax_style_plays_strong_while_it_needs_and_weak_once_made() -> None:
+    """Last to a trick of G2, G3, G4 and needing a trick, seat 3 (G5, G13, Z1) wins it with its
+    cheapest winner, G5, playing for its bid; softmax-style with its Wizard. Seat 1 (G9, G3,
+    N1), after G5 led with its bid made, ducks with its dearest loser, G3; softmax-style with
+    its weakest card, the Jester."""
+    hands_3 = ["G5", "G13", "Z1"]
+    hands = [["G2", "B2"], ["G3", "B3"], ["G4", "B4"], hands_3]
+    trick = ["G2", "G3", "G4"]
+    for soft, card in ((False, "G5"), (True, "Z1")):
+        assert softmax_style_card(hands, [0, 0, 0, 1], [0, 0, 0, 0], trick, soft) == card
+    hands = [["G5", "B2"], ["G9", "G3", "N1"], ["G4", "B4"], ["G6", "B5"]]
+    for soft, card in ((False, "G3"), (True, "N1")):
+        assert softmax_style_card(hands, [0, 1, 0, 0], [0, 1, 0, 0], ["G5"], soft) == card
+    # with soft_noise it plays a random legal card that often (the others: no change)
+    numbers = [[DECK.index(c) for c in hand] for hand in [["G2"], ["G3"], ["G4"], hands_3]]
+    played = Counter()
+    for k in range(200):
+        for shift in ([0.0, 0.0, 0.0, ai.SOFT], [0.0, 0.0, 0.0, 0.0]):
+            sim = ai.Round(0, [list(h) for h in numbers], [0, 0, 0, 1], [0, 0, 0, 0], 0)
+            sim.shift = shift
+            for card in trick:
+                sim.play(DECK.index(card))
+            played[shift[3], DECK[ai.policy_card(sim, random.Random(k), 0.0, 0.6)]] += 1
+    assert played[0.0, "G5"] == 200
+    assert played[ai.SOFT, "G5"] + played[ai.SOFT, "G13"] == pytest.approx(80, abs=25)
+    assert played[ai.SOFT, "Z1"] == pytest.approx(120, abs=25)
+    # its aim moved by a tendency: it plays for its bid less one, so one trick is enough
+    numbers = [[DECK.index(c) for c in hand] for hand in hands]
+    sim = ai.Round(0, numbers, [0, 2, 0, 0], [0, 1, 0, 0], 0)
+    sim.shift = [0.0, ai.SOFT - 1.0, 0.0, 0.0]
+    sim.play(DECK.index("G5"))
+    assert DECK[ai.heuristic_card(sim, sim.legal())] == "N1"
+    # the playout on bits agrees with the policy card by card, softmax-style seats among them
+    rnd = random.Random(6)
+    for _ in range(300):
+        deck = list(range(len(DECK)))
+        rnd.shuffle(deck)
+        size = rnd.randint(1, 12)
+        dealt = [sorted(deck[i * size : (i + 1) * size]) for i in range(4)]
+        sim = ai.Round(
+            rnd.randint(-1, 3),
+            dealt,
+            [rnd.randint(0, size) for _ in range(4)],
+            [0] * 4,
+            rnd.randrange(4),
+        )
+        sim.shift = [
+            rnd.choice([0.0, -1.0, ai.DUCKED, ai.GRABBED, ai.SOFT, ai.SOFT - 1.0]) for _ in range(4)
+        ]
+        noise, soft_noise = rnd.choice([0.0, 0.2]), rnd.choice([0.0, 0.5])
+        fast = ai.play_out(sim.copy(), random.Random(1), noise, soft_noise)
+        slow, chance = sim.copy(), random.Random(1)
+        while slow.turn >= 0:
+            slow.play(ai.policy_card(slow, chance, noise, soft_noise))
+        assert fast.won == slow.won
+
+
+def test_soft_shift_models_only_the_seats_it_draws_and_keeps_the_other_models() -> None:
+    shift = [0.0, -1.5, ai.DUCKED, ai.GRABBED]
+    assert ai.soft_shift(shift, [0.0, 1.0, 1.0, 1.0], Rng(1).random) == [
+        0.0,
+        ai.SOFT - 1.5,
+        ai.DUCKED,
+        ai.GRABBED,
+    ]
+    assert ai.soft_shift(None, [0.0, 0.0, 0.0, 0.0], Rng(1).random) == [0.0] * 4
+    draws = [ai.soft_shift(None, [0.0, 0.5, 0.5, 0.5], Rng(k).random) for k in range(200)]
+    share = sum(x[s] == ai.SOFT for x in draws for s in (1, 2, 3)) / 600
+    assert 0.4 < share < 0.6
+    assert all(x[0] == 0.0 for x in draws)
+    assert ai.odds_from_ratio(0.5, 3.0) == pytest.approx(0.75)
+    assert ai.odds_from_ratio(1.0, 0.1) == 1.0
+
+
+def test_soft_evidence_reads_the_rounds_cards_against_the_worlds_hand() -> None:
+    state = play_to(GAME.new_game("SOFT", None, 4), lambda s: s.round == 5 and len(s.played) == 3)
+    events = ai.soft_evidence(state, 0, frozenset())
+    assert events[0] == []  # the seat's own cards say nothing
+    assert all(
+        len(events[s])
+        == sum(1 for t in state.played for p, _ in t if p == s)
+        + sum(1 for p, _ in state.trick if p == s)
+        for s in (1, 2, 3)
+    )
+    assert ai.soft_evidence(state, 0, frozenset({2}))[2] == []  # a hidden bid: no evidence
+    # public: the hands the seat cannot see do not change it
+    swapped = replace(state, hands=(state.hands[0], state.hands[2], state.hands[1], state.hands[3]))
+    assert ai.soft_evidence(swapped, 0, frozenset()) == events
+    wizard, low, jester = DECK.index("Z1"), DECK.index("B2"), DECK.index("N1")
+    needing = [(1 << low, 0, 1 << wizard)]  # it led B2 needing tricks, a Wizard dearer
+    assert ai.world_soft_ratio(needing, [wizard]) == pytest.approx(ai.SOFT_NOT_MODEL)
+    assert ai.world_soft_ratio(needing, [jester]) == pytest.approx(ai.SOFT_AS_MODEL)
+    made = [(1 << low, 0, 1 << jester)]  # it led B2 with its bid made, a Jester cheaper
+    assert ai.world_soft_ratio(made, [jester]) == pytest.approx(ai.SOFT_NOT_MODEL)
+    assert ai.world_soft_ratio(made, [wizard]) == pytest.approx(ai.SOFT_AS_MODEL)
+    assert ai.world_soft_ratio(made, []) == 1.0  # its only card: no choice, no evidence
+
+
+def test_the_softmax_style_model_decides_from_the_view_alone() -> None:
+    level = ai.Level(
+        iterations=40, per_card=20, max_plays=4_000, bid_sims=40, soft=0.5, soft_bid=0.5
+    )
+    state = play_to(GAME.new_game("SOFTV", None, 4), lambda s: s.round == 4 and len(s.played) == 2)
+    assert_same_view_same_decision(state, level)
+    state = play_to(GAME.new_game("SOFTB", None, 4), lambda s: s.round == 4 and s.phase == "bid")
+    assert_same_view_same_decision(state, level)
+    assert ai.LEVELS["normal"].soft == ai.LEVELS["normal"].soft_bid == 0.0
+
+
 def test_the_three_models_decide_from_the_view_alone() -> None:
     level = ai.Level(
         iterations=40, per_card=20, max_plays=4_000, bid_sims=40, duck=0.05, high=0.05, own=8.0

@@ -33,10 +33,6 @@ choices read  a seat's choices on the score sheet (``RoundRecord.chances``, ``du
               evidence that it ducks, seat by seat (:func:`choices_ratio`, ``Level.read_gate``)
 always high   a seat that plays its dearest legal card every time (``GRABBED``; the third
               model of :meth:`WizardDomain.three_models`, off unless ``Level.high`` > 0)
-softmax-style a seat that plays its dearest legal card while it needs tricks, whether or not it
-              wins, and its cheapest once its bid is made, as the pool's softmax player
-              leans (``SOFT`` added to its aim; :func:`soft_shift`, off unless ``Level.soft``
-              or ``Level.soft_bid`` > 0; read from the round's cards, :func:`soft_evidence`)
 level         easy (the simple bot with noise), normal and hard (search budgets)
 
 Budgets are counted in simulated games (iterations), never in seconds, so a move reproduces
@@ -227,10 +223,6 @@ def round_from_state(state: WizardState) -> Round:
 # -- the play policy (the simple bot's knowledge, on numbers) ---------------------------------
 
 GRAB_AIM = 500.0  # a seat aiming this high (``GRABBED``) plays its dearest legal card always
-# A seat aiming this high (``SOFT`` added to its aim) is modelled softmax-style: its dearest
-# legal card while its aim less ``SOFT`` is above its tricks, its cheapest once it is not
-SOFT = 100_000.0
-SOFT_AIM = SOFT / 2
 
 
 @lru_cache(maxsize=2048)
@@ -272,9 +264,7 @@ def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
     aim = sim.bids[seat] + (sim.shift[seat] if sim.shift is not None else 0.0)
     if aim <= sim.won[seat]:  # enough tricks: duck
         return max(losing, key=key) if losing else min(winning, key=key)
-    if aim >= GRAB_AIM:  # a seat modelled as always playing high, or softmax-style
-        if aim >= SOFT_AIM and aim - SOFT <= sim.won[seat]:
-            return min(legal, key=key)  # softmax-style with its bid made: its weakest card
+    if aim >= GRAB_AIM:  # a seat modelled as always playing high
         return max(legal, key=key)
     if not winning:
         return min(legal, key=key)
@@ -290,20 +280,12 @@ def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
     return min(losing, key=key) if losing else min(winning, key=key)
 
 
-def policy_card(sim: Round, chance: random.Random, noise: float, soft_noise: float = 0.0) -> int:
-    """The playout policy: the heuristic card, or with chance ``noise`` a random legal one;
-    a softmax-style seat plays a random legal card with chance ``soft_noise`` besides."""
+def policy_card(sim: Round, chance: random.Random, noise: float) -> int:
+    """The playout policy: the heuristic card, or with chance ``noise`` a random legal one."""
     legal = sim.legal()
     if len(legal) == 1:
         return legal[0]
     if noise > 0.0 and chance.random() < noise:
-        return legal[int(chance.random() * len(legal))]
-    if (
-        soft_noise > 0.0
-        and sim.shift is not None
-        and sim.bids[sim.turn] + sim.shift[sim.turn] >= SOFT_AIM
-        and chance.random() < soft_noise
-    ):
         return legal[int(chance.random() * len(legal))]
     return heuristic_card(sim, legal)
 
@@ -391,13 +373,13 @@ def random_card(
     return cards[int(draw() * len(cards))]
 
 
-def play_out(sim: Round, chance: random.Random, noise: float, soft_noise: float = 0.0) -> Round:
+def play_out(sim: Round, chance: random.Random, noise: float) -> Round:
     """Play the round to its end with the policy; returns ``sim``, changed (hands emptied).
 
     The same moves and draws as ``while sim.turn >= 0: sim.play(policy_card(sim, chance,
-    noise, soft_noise))``, written out in one loop over local variables (the search spends
-    most of its time here) and on hands as bits (:class:`Layout`): the legal cards, the winning
-    ones, the cheapest or dearest are a few operations on ints instead of lists. Only a random card
+    noise))``, written out in one loop over local variables (the search spends most of its
+    time here) and on hands as bits (:class:`Layout`): the legal cards, the winning ones, the
+    cheapest or dearest are a few operations on ints instead of lists. Only a random card
     needs the hand's order (``Round.legal`` lists it): ``sim.hands`` keep it, untouched
     until the end. ``tests/test_wizard_ai_golden.py`` checks the two agree.
     """
@@ -450,12 +432,7 @@ def play_out(sim: Round, chance: random.Random, noise: float, soft_noise: float 
                 else:
                     cards = legal
             elif bids[turn] >= GRAB_AIM:  # always high: the dearest legal card
-                if bids[turn] < SOFT_AIM:
-                    cards, dear = legal, True
-                elif soft_noise > 0.0 and draw() < soft_noise:  # softmax-style: at random
-                    cards = bit[random_card(lists[turn], bit, legal, follows, draw)]
-                else:  # softmax-style: the dearest while it needs tricks, else the cheapest
-                    cards, dear = legal, bids[turn] - SOFT > won[turn]
+                cards, dear = legal, True
             elif not (winning := legal & beating):
                 cards = legal
             elif played == n - 1:
@@ -873,94 +850,6 @@ def mixed_styles(
     return out
 
 
-# How much likelier a softmax-style player is than a seat playing for its bid to have played a
-# card, in a world where its hand at the time is known and it had a choice: the card the model
-# plays (its dearest legal card while it needs tricks, its cheapest once its bid is made), or
-# another one (mild: the pool's softmax player picks among close cards almost at random)
-SOFT_AS_MODEL = 2.0
-SOFT_NOT_MODEL = 0.4
-
-
-def soft_evidence(
-    state: WizardState, seat: int, hidden: frozenset[int]
-) -> list[list[tuple[int, int, int]]]:
-    """Per other seat, what each card it played in this round says of a softmax-style player.
-
-    One tuple per card played while its bid was known (nothing for the ``hidden`` bidders):
-    (the cards it played from then on, as bits ``1 << card``; the cards of the suit it had to
-    follow, if any; the cards the model would have played before the one played: those dearer
-    in the simple bot's order of the moment, :func:`power_keys`, while it needed tricks, those
-    cheaper once its bid was made). :func:`world_soft_ratio` reads it against a world's hand.
-    Public: the round's cards and the open bids only.
-    """
-    n = state.players
-    out: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
-    trump = trump_number(state.trump)
-    row = beats_table(trump)
-    won = [0] * n
-    later_at = cards_from_here_on(state, n)
-    index = 0
-    for trick in (*state.played, state.trick):
-        best, best_seat, led = -1, -1, NO_LED
-        for other, code in trick:
-            card = CARD_NUMBER[code]
-            if other != seat and other not in hidden:
-                key = power_keys(trump, NO_LED if led == FREE else led)
-                if won[other] < int(state.bids[other] or 0):  # it needs tricks: the dearest
-                    preferred = sum(1 << c for c in range(CARDS) if key[c] > key[card])
-                else:  # its bid is made: the cheapest
-                    preferred = sum(1 << c for c in range(CARDS) if key[c] < key[card])
-                suit_bits = SUIT_BITS[led] if 0 <= led < 4 else 0
-                out[other].append((later_at[index], suit_bits, preferred))
-            if led == NO_LED:
-                led = FREE if SUIT[card] == WIZ else led if SUIT[card] == JES else SUIT[card]
-            if row[(best + 1) * CARDS + card]:
-                best, best_seat = card, other
-            index += 1
-        if len(trick) == n:
-            won[best_seat] += 1
-    return out
-
-
-def world_soft_ratio(events: Sequence[tuple[int, int, int]], hand: Sequence[int]) -> float:
-    """The likelihood ratio (softmax-style over bid player) of a seat's ``events`` with ``hand``."""
-    ratio = 1.0
-    now = sum(map(CARD_BITS.__getitem__, hand))
-    for later, suit_bits, preferred in events:
-        held = now | later
-        legal = held & (suit_bits | WILD_BITS) if held & suit_bits else held
-        if legal & (legal - 1):  # a choice
-            ratio *= SOFT_NOT_MODEL if legal & preferred else SOFT_AS_MODEL
-    return ratio
-
-
-CARD_BITS = tuple(1 << card for card in range(CARDS))
-
-
-def soft_shift(
-    shift: list[float] | None, odds: Sequence[float], draw: Callable[[], float]
-) -> list[float]:
-    """One world's ``Round.shift`` with the softmax-style model: each seat plays softmax-style
-    (``SOFT`` added to its aim, its tendency kept) with chance ``odds[seat]``, unless the world
-    models it as a ducker or always high already. One ``draw()`` per seat whose odds are above 0
-    (the card search draws from its quick playout generator, :func:`fast_chance`)."""
-    base = shift if shift is not None else [0.0] * len(odds)
-    out = []
-    for x, p in zip(base, odds, strict=True):
-        if p > 0.0 and draw() < p and DUCKED / 2 < x < GRAB_AIM:
-            x += SOFT
-        out.append(x)
-    return out
-
-
-def odds_from_ratio(prior: float, ratio: float) -> float:
-    """The chance ``prior`` weighed by the likelihood ratio ``ratio``."""
-    if prior >= 1.0:
-        return 1.0
-    odds = prior / (1.0 - prior) * ratio
-    return odds / (1.0 + odds)
-
-
 # -- card play by ISMCTS -------------------------------------------------------------------------
 
 
@@ -993,9 +882,6 @@ class WizardDomain:
         self.evidence = duck_evidence(state, self.hidden) if self.odds is not None else []
         self.high = level.high
         self.high_events = high_evidence(state, seat) if self.high > 0.0 else []
-        self.soft = level.soft
-        self.soft_noise = level.soft_noise
-        self.soft_events = soft_evidence(state, seat, self.hidden) if self.soft > 0.0 else []
         self.played = {
             s: [CARD_NUMBER[c] for c in round_hand(state, s)[len(state.hands[s]) :]]
             for s in self.hidden
@@ -1013,23 +899,14 @@ class WizardDomain:
         sim = self.start.with_hands(hands, bids)
         odds = self.odds
         if self.high > 0.0:  # three models: bid player, ducker, always high
-            sim = self.three_models(sim, hands, rng)
-        else:
-            if odds is not None and any(self.evidence):
-                odds = list(odds)
-                for s, events in enumerate(self.evidence):
-                    if events and 0.0 < odds[s] < 1.0:
-                        ratio = odds[s] / (1.0 - odds[s]) * world_duck_ratio(events, hands[s])
-                        odds[s] = ratio / (1.0 + ratio)
-            sim.shift = mixed_shift(sim.shift, odds, rng)
-        if self.soft > 0.0:  # softmax-style, weighed by the round's cards in this world
-            soft = [
-                0.0
-                if s == self.seat
-                else odds_from_ratio(self.soft, world_soft_ratio(self.soft_events[s], hands[s]))
-                for s in range(sim.n)
-            ]
-            sim.shift = soft_shift(sim.shift, soft, self.chance.random)
+            return self.three_models(sim, hands, rng)
+        if odds is not None and any(self.evidence):
+            odds = list(odds)
+            for s, events in enumerate(self.evidence):
+                if events and 0.0 < odds[s] < 1.0:
+                    ratio = odds[s] / (1.0 - odds[s]) * world_duck_ratio(events, hands[s])
+                    odds[s] = ratio / (1.0 + ratio)
+        sim.shift = mixed_shift(sim.shift, odds, rng)
         return sim
 
     def three_models(self, sim: Round, hands: list[list[int]], rng: Rng) -> Round:
@@ -1073,11 +950,11 @@ class WizardDomain:
         return [(p - self.spite * (total - p) / others) / self.scale for p in points]
 
     def policy(self, sim: Round, rng: Rng) -> int:
-        return policy_card(sim, self.chance, self.noise, self.soft_noise)
+        return policy_card(sim, self.chance, self.noise)
 
     def rollout(self, sim: Round, rng: Rng) -> Round:
         """The playout loop with ``policy`` in one call (the same moves, fewer calls)."""
-        return play_out(sim, self.chance, self.noise, self.soft_noise)
+        return play_out(sim, self.chance, self.noise)
 
     def order(self, sim: Round, moves: Sequence[int], rng: Rng) -> Sequence[int]:
         """Expand the heuristic's card first."""
@@ -1115,12 +992,7 @@ class Level:
     stretched toward the own excess by ``bid_reach`` of it (:func:`bid_candidates`; 0: not at
     all) and, once the duck gate is open (the read gate, if set, for ``bid_up_seats`` seats
     or more) and the own excess per card above ``bid_up_gate``, ``bid_up`` further up (0: not
-    at all). ``soft`` is the share of players believed to play softmax-style in card play
-    (their dearest card while they need tricks, their weakest once their bid is made), weighed
-    in each world by the round's cards (:func:`soft_evidence`; 0: off), ``soft_bid`` the same
-    in the bid simulations, where no card has been played (0: off), ``soft_noise`` the chance
-    that such a player plays a random legal card instead (the pool's softmax player picks among
-    cards of one suit almost at random).
+    at all).
     """
 
     iterations: int
@@ -1143,9 +1015,6 @@ class Level:
     bid_up: float = 0.0
     bid_up_gate: float = 0.0
     bid_up_seats: int = 1
-    soft: float = 0.0
-    soft_bid: float = 0.0
-    soft_noise: float = 0.0
 
 
 # What the other players have shown in this game (issue 19; BENCHMARKS.md, Wizard pool): their
@@ -1259,8 +1128,6 @@ def bid_values(
     gate: float = 0.0,
     upward: bool = False,
     read_gate: float = 0.0,
-    soft: float = 0.0,
-    soft_noise: float = 0.0,
 ) -> dict[int, float]:
     """The mean round points of each candidate bid of ``seat``, over the same worlds.
 
@@ -1272,9 +1139,7 @@ def bid_values(
     game (:func:`own_excess`, ``own`` its prior in cards, ``upward`` as there) times the
     round's hand size. ``duck``, ``gate`` and ``read_gate``: the ducker mixture of
     :func:`duck_odds`; with a ``read_gate``, only the seats' own choices open it (not the seat's
-    own rows). ``soft``: the chance that each other seat plays softmax-style in a world
-    (:func:`soft_shift`; the seats a world makes duckers stay duckers), ``soft_noise`` the
-    chance that such a seat plays a random card (:func:`policy_card`).
+    own rows).
     """
     totals = dict.fromkeys(candidates, 0.0)
     worlds = max(1, sims // len(candidates))
@@ -1283,12 +1148,9 @@ def bid_values(
     odds = duck_odds(state, seat, duck, gate, read_gate, table=read_gate <= 0.0)
     n = state.players
     shift = own_excess(state, seat, own, upward) * state.round
-    soft_odds = [0.0 if s == seat else soft for s in range(n)]
     for done in range(1, worlds + 1):
         base, legal, world = source.world(rng)
         base.shift = mixed_shift(base.shift, odds, rng)
-        if soft > 0.0:
-            base.shift = soft_shift(base.shift, soft_odds, rng.random)
         playout_seed = rng.next_u64()
         expected = [number_estimate(hand, state.trump, n) for hand in base.hands]
         free = {  # each later seat's bid if nothing is forbidden to it: one for all candidates
@@ -1300,7 +1162,7 @@ def bid_values(
             sim = base.copy()
             made = bid if bid in legal else min(legal, key=lambda b: (abs(b - bid), -b))
             sim.bids = later_bids(game, world, seat, made, base.bids, expected, free)
-            play_out(sim, random.Random(playout_seed), noise, soft_noise)
+            play_out(sim, random.Random(playout_seed), noise)
             totals[bid] += shifted_points(sim.bids[seat], sim.won[seat], shift, state.round)
         if progress is not None and (done % 10 == 0 or done == worlds):
             progress(done, worlds)
@@ -1448,8 +1310,6 @@ def level_bid_values(
         level.duck_gate,
         level.own_up,
         level.read_gate,
-        level.soft_bid,
-        level.soft_noise,
     )
 
 

@@ -194,7 +194,10 @@ export class GuestSession extends EventTarget {
     this.latest = this.snap;
     this.queue = [];
     if (this.snap?.view) this.views.set(this.n, digest(this.snap.view));
-    if (message.reveal) this.reveal = message.reveal;
+    if (message.reveal) {
+      this.reveal = message.reveal;
+      this.awake.release(); // back at a finished game
+    }
     this.changed(first ? "welcome" : "resync");
     if (!first) this.changed("welcome");
   }

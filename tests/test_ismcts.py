@@ -846,6 +846,51 @@ def test_the_choices_read_each_seat_apart() -> None:
     assert ai.choices_ratio(old, other) == 1.0
 
 
+def with_spares(state: WizardState, seat: int, spares: int, took: int) -> WizardState:
+    """``state`` whose score sheet shows ``seat`` with ``spares`` choices once it had its
+    bid, ``took`` of them taken, in its first round (every other count 0)."""
+    n = state.players
+    rows = [replace(r, spares=(0,) * n, took=(0,) * n) for r in state.history]
+    rows[0] = replace(
+        rows[0],
+        spares=tuple(spares if s == seat else 0 for s in range(n)),
+        took=tuple(took if s == seat else 0 for s in range(n)),
+    )
+    return replace(state, history=tuple(rows))
+
+
+def test_a_seat_that_takes_spare_tricks_is_read_as_wild() -> None:
+    state = play_to(GAME.new_game("WILD", None, 4), lambda s: s.round == 4 and s.phase == "bid")
+    seat = GAME.to_move(state)
+    assert seat is not None
+    other = (seat + 2) % 4
+    wild = with_spares(state, other, 3, 2)
+    odds = ai.wild_odds(wild, seat, 0.1)
+    assert odds is not None and odds[seat] == 0.0
+    assert odds[other] > 0.9  # two spare tricks taken in three
+    assert all(odds[s] == pytest.approx(0.1) for s in range(4) if s not in (seat, other))
+    calm = ai.wild_odds(with_spares(state, other, 5, 0), seat, 0.1)
+    assert calm is not None and calm[other] < 0.02  # five let go
+    assert ai.wild_odds(wild, seat, 0.0) is None  # off
+    level = replace(ai.LEVELS["normal"], wild=0.1, wild_noise=0.7)
+    noise = ai.seat_noise(wild, seat, level)
+    assert isinstance(noise, list) and noise[seat] == level.noise
+    assert noise[other] == pytest.approx(level.noise + odds[other] * (0.7 - level.noise))
+    assert ai.seat_noise(wild, seat, ai.LEVELS["normal"]) == ai.LEVELS["normal"].noise
+
+
+def test_the_wild_reading_decides_from_the_view_alone() -> None:
+    level = replace(wide_bids_level(8.0), wild=0.1, wild_noise=0.7)
+    state = play_to(GAME.new_game("WILDV", None, 4), lambda s: s.round == 5 and len(s.played) == 2)
+    seat = GAME.to_move(state)
+    assert seat is not None
+    assert_same_view_same_decision(with_spares(state, (seat + 1) % 4, 3, 2), level)
+    bidding = play_to(GAME.new_game("WILDB", None, 4), lambda s: s.round == 5 and s.phase == "bid")
+    bidder = GAME.to_move(bidding)
+    assert bidder is not None
+    assert_same_view_same_decision(with_spares(bidding, (bidder + 3) % 4, 3, 2), level)
+
+
 def test_the_choices_reading_decides_from_the_view_alone() -> None:
     level = replace(wide_bids_level(8.0, duck_bid=0.3), read_gate=10.0)
     state = play_to(GAME.new_game("READV", None, 4), lambda s: s.round == 5 and len(s.played) == 2)

@@ -280,11 +280,17 @@ def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
     return min(losing, key=key) if losing else min(winning, key=key)
 
 
-def policy_card(sim: Round, chance: random.Random, noise: float) -> int:
-    """The playout policy: the heuristic card, or with chance ``noise`` a random legal one."""
+Noise = float | Sequence[float]  # the chance of a random card: for every seat, or per seat
+
+
+def policy_card(sim: Round, chance: random.Random, noise: Noise) -> int:
+    """The playout policy: the heuristic card, or with chance ``noise`` (the seat's, if given
+    per seat) a random legal one."""
     legal = sim.legal()
     if len(legal) == 1:
         return legal[0]
+    if not isinstance(noise, float | int):
+        noise = noise[sim.turn]
     if noise > 0.0 and chance.random() < noise:
         return legal[int(chance.random() * len(legal))]
     return heuristic_card(sim, legal)
@@ -373,7 +379,7 @@ def random_card(
     return cards[int(draw() * len(cards))]
 
 
-def play_out(sim: Round, chance: random.Random, noise: float) -> Round:
+def play_out(sim: Round, chance: random.Random, noise: Noise) -> Round:
     """Play the round to its end with the policy; returns ``sim``, changed (hands emptied).
 
     The same moves and draws as ``while sim.turn >= 0: sim.play(policy_card(sim, chance,
@@ -400,6 +406,7 @@ def play_out(sim: Round, chance: random.Random, noise: float) -> Round:
         lay.groups,
     )
     strong_by_size = strong_bits(sim.trump, n)
+    noises = [float(noise)] * n if isinstance(noise, float | int) else noise
     hands = [sum(map(bit.__getitem__, hand)) for hand in lists]  # distinct bits: sum is "or"
     led, leader, turn, played = sim.led, sim.leader, sim.turn, len(sim.trick)
     # The trick so far, kept up to date as cards are played: the cards that beat its best card
@@ -422,7 +429,7 @@ def play_out(sim: Round, chance: random.Random, noise: float) -> Round:
         # cheapest of (or the dearest, if dear)
         if not legal & (legal - 1):  # a single card
             card = legal.bit_length() - 1
-        elif noise > 0.0 and draw() < noise:
+        elif (chance_of := noises[turn]) > 0.0 and draw() < chance_of:
             card = pos[random_card(lists[turn], bit, legal, follows, draw)]
         else:
             dear = False
@@ -850,6 +857,50 @@ def mixed_styles(
     return out
 
 
+# How often a seat takes a trick it could have let go once it has the tricks it bid (the score
+# sheet's ``took`` over ``spares``): a wild player often (it plays random cards, or strong ones
+# whatever it needs), a seat that plays for its bid almost never (the opponent pool, full games:
+# random 0.41, softmax 0.20, noisy 0.17; the simple bot, heuristic, ruled and duck 0.00;
+# BENCHMARKS.md, tenth pass)
+WILD_TAKES = 0.35
+SENSIBLE_TAKES = 0.02
+
+
+def wild_odds(state: WizardState, seat: int, prior: float) -> list[float] | None:
+    """How likely each other seat is to play wild, read from its choices on the score sheet.
+
+    Two models of a seat: it plays for its bid (it takes a trick it could let go once it has
+    its bid with chance ``SENSIBLE_TAKES``), or it plays wild (``WILD_TAKES``). From ``prior``,
+    the share of wild players believed in before any evidence, every such choice it has had
+    in this game (``RoundRecord.spares``, public once a round is over) weighs them. ``seat``
+    itself: 0. ``prior`` 0 reads nothing (None).
+    """
+    if prior <= 0.0:
+        return None
+    took_ratio = WILD_TAKES / SENSIBLE_TAKES
+    left_ratio = (1.0 - WILD_TAKES) / (1.0 - SENSIBLE_TAKES)
+    out = []
+    for other in range(state.players):
+        if other == seat:
+            out.append(0.0)
+            continue
+        spares = sum(row.spares[other] for row in state.history if row.spares)
+        took = sum(row.took[other] for row in state.history if row.took)
+        ratio = prior / (1.0 - prior) * took_ratio**took * left_ratio ** (spares - took)
+        out.append(ratio / (1.0 + ratio))
+    return out
+
+
+def seat_noise(state: WizardState, seat: int, level: Level) -> Noise:
+    """The playouts' chance of a random card for each seat: ``Level.noise``, and for a seat
+    likely to play wild (:func:`wild_odds`, prior ``Level.wild``) up to ``Level.wild_noise``
+    as likely as it is. One number for every seat when ``Level.wild`` is 0."""
+    odds = wild_odds(state, seat, level.wild)
+    if odds is None:
+        return level.noise
+    return [level.noise + p * (level.wild_noise - level.noise) for p in odds]
+
+
 # -- card play by ISMCTS -------------------------------------------------------------------------
 
 
@@ -868,7 +919,7 @@ class WizardDomain:
         self.seat = seat
         self.hidden = hidden_bidders(game, state, seat)
         self.spite = level.spite
-        self.noise = level.noise
+        self.noise = seat_noise(state, seat, level)
         self.chance = chance
         self.scale = 10.0 * (state.round + 2)
         tricks = range(state.round + 1)
@@ -987,7 +1038,9 @@ class Level:
     instead of it, ``own`` how many cards of no bias :func:`own_excess` assumes before it
     believes how the seat's own rounds have landed against its bids (0: it reads nothing),
     ``own_up`` whether that correction only raises the bids, ``high`` the share of players
-    believed to play their dearest card always, in card play (:func:`high_evidence`; 0: off).
+    believed to play their dearest card always, in card play (:func:`high_evidence`; 0: off),
+    ``wild`` the share of players believed to play wild (:func:`wild_odds`; 0: off), whose
+    playouts then use ``wild_noise`` instead of ``noise``, as likely as they are wild.
     The bids simulated are those within ``bid_width`` of the simple estimate, the window
     stretched toward the own excess by ``bid_reach`` of it (:func:`bid_candidates`; 0: not at
     all) and, once the duck gate is open (the read gate, if set, for ``bid_up_seats`` seats
@@ -1010,6 +1063,8 @@ class Level:
     high: float = 0.0
     own: float = 0.0
     own_up: bool = False
+    wild: float = 0.0
+    wild_noise: float = 0.6
     bid_reach: float = 0.0
     bid_width: float = 2.0
     bid_up: float = 0.0
@@ -1121,7 +1176,7 @@ def bid_values(
     rng: Rng,
     sims: int,
     candidates: Sequence[int],
-    noise: float,
+    noise: Noise,
     prior: float = 0.0,
     duck: float = 0.0,
     own: float = 0.0,
@@ -1303,7 +1358,7 @@ def level_bid_values(
         rng,
         sims,
         candidates,
-        level.noise,
+        seat_noise(state, seat, level),
         level.prior,
         level.duck_bid,
         level.own,

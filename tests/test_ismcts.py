@@ -808,15 +808,22 @@ def test_the_bid_window_widens_upward_once_the_table_looks_like_duckers() -> Non
 def with_choices(state: WizardState, seat: int, chances: int, ducked: int) -> WizardState:
     """``state`` whose score sheet shows ``seat`` with ``chances`` choices while it needed
     tricks, ``ducked`` of them ducked, in its first round (every other count 0)."""
+    return with_counts(state, seat, (chances, ducked, 0, 0, 0, 0))
+
+
+COUNTS = ("chances", "ducked", "spares", "took", "last_chances", "last_ducked")
+
+
+def with_counts(state: WizardState, seat: int, counts: tuple[int, ...]) -> WizardState:
+    """``state`` whose score sheet shows ``seat`` with ``counts`` (``COUNTS``, in that order)
+    in its first round, and every other count 0."""
     n = state.players
-    first = state.history[0]
-    first = replace(
-        first,
-        chances=tuple(chances if s == seat else 0 for s in range(n)),
-        ducked=tuple(ducked if s == seat else 0 for s in range(n)),
-    )
-    rest = tuple(replace(r, chances=(0,) * n, ducked=(0,) * n) for r in state.history[1:])
-    return replace(state, history=(first, *rest))
+    zero = dict.fromkeys(COUNTS, (0,) * n)
+    rows = [replace(r, **zero) for r in state.history]
+    given = zip(COUNTS, counts, strict=True)
+    first = {key: tuple(k if s == seat else 0 for s in range(n)) for key, k in given}
+    rows[0] = replace(rows[0], **first)
+    return replace(state, history=tuple(rows))
 
 
 def test_the_choices_read_each_seat_apart() -> None:
@@ -846,31 +853,19 @@ def test_the_choices_read_each_seat_apart() -> None:
     assert ai.choices_ratio(old, other) == 1.0
 
 
-def with_spares(state: WizardState, seat: int, spares: int, took: int) -> WizardState:
-    """``state`` whose score sheet shows ``seat`` with ``spares`` choices once it had its
-    bid, ``took`` of them taken, in its first round (every other count 0)."""
-    n = state.players
-    rows = [replace(r, spares=(0,) * n, took=(0,) * n) for r in state.history]
-    rows[0] = replace(
-        rows[0],
-        spares=tuple(spares if s == seat else 0 for s in range(n)),
-        took=tuple(took if s == seat else 0 for s in range(n)),
-    )
-    return replace(state, history=tuple(rows))
-
-
 def test_a_seat_that_takes_spare_tricks_is_read_as_wild() -> None:
     state = play_to(GAME.new_game("WILD", None, 4), lambda s: s.round == 4 and s.phase == "bid")
     seat = GAME.to_move(state)
     assert seat is not None
     other = (seat + 2) % 4
-    wild = with_spares(state, other, 3, 2)
+    wild = with_counts(state, other, (6, 3, 3, 2, 4, 2))  # 2 of 3 spares taken, 2 of 4 let go
     odds = ai.wild_odds(wild, seat, 0.1)
     assert odds is not None and odds[seat] == 0.0
-    assert odds[other] > 0.9  # two spare tricks taken in three
+    assert odds[other] > 0.9
     assert all(odds[s] == pytest.approx(0.1) for s in range(4) if s not in (seat, other))
-    calm = ai.wild_odds(with_spares(state, other, 5, 0), seat, 0.1)
-    assert calm is not None and calm[other] < 0.02  # five let go
+    for calm in ((10, 3, 5, 0, 4, 0), (8, 8, 2, 0, 6, 6)):  # playing for its bid; a ducker
+        read = ai.wild_odds(with_counts(state, other, calm), seat, 0.1)
+        assert read is not None and read[other] < 0.02, calm
     assert ai.wild_odds(wild, seat, 0.0) is None  # off
     level = replace(ai.LEVELS["normal"], wild=0.1, wild_noise=0.7)
     noise = ai.seat_noise(wild, seat, level)
@@ -884,11 +879,13 @@ def test_the_wild_reading_decides_from_the_view_alone() -> None:
     state = play_to(GAME.new_game("WILDV", None, 4), lambda s: s.round == 5 and len(s.played) == 2)
     seat = GAME.to_move(state)
     assert seat is not None
-    assert_same_view_same_decision(with_spares(state, (seat + 1) % 4, 3, 2), level)
+    assert_same_view_same_decision(with_counts(state, (seat + 1) % 4, (6, 3, 3, 2, 4, 2)), level)
     bidding = play_to(GAME.new_game("WILDB", None, 4), lambda s: s.round == 5 and s.phase == "bid")
     bidder = GAME.to_move(bidding)
     assert bidder is not None
-    assert_same_view_same_decision(with_spares(bidding, (bidder + 3) % 4, 3, 2), level)
+    assert_same_view_same_decision(
+        with_counts(bidding, (bidder + 3) % 4, (6, 3, 3, 2, 4, 2)), level
+    )
 
 
 def test_the_choices_reading_decides_from_the_view_alone() -> None:

@@ -857,38 +857,68 @@ def mixed_styles(
     return out
 
 
-# How often a seat takes a trick it could have let go once it has the tricks it bid (the score
-# sheet's ``took`` over ``spares``): a wild player often (it plays random cards, or strong ones
-# whatever it needs), a seat that plays for its bid almost never (the opponent pool, full games:
-# random 0.41, softmax 0.20, noisy 0.17; the simple bot, heuristic, ruled and duck 0.00;
-# BENCHMARKS.md, tenth pass)
+# How a seat uses the choices whose outcome it knew or could afford (the score sheet, public
+# once a round is over): how often it takes a trick it could have let go once it has the
+# tricks it bid (``took`` over ``spares``), and how often it lets a trick go as the trick's
+# last card while it needs tricks (``last_ducked`` over ``last_chances``). A wild player (it
+# plays random cards, or strong ones whatever it needs) does both often; a seat that plays for
+# its bid almost never (the opponent pool, full games: took 0.44 / 0.21 / 0.20 for random,
+# softmax and noisy, 0.00 for the simple bot, heuristic, ruled, duck and the over- and
+# under-bidders; last ducked 0.57 / 0.26 / 0.34 for random, softmax and noisy, 0.00-0.10 for
+# the others but duck, 1.00 for duck; BENCHMARKS.md, tenth pass). A ducker (``DUCKER_DUCKS``)
+# is the third model, so that ducking alone does not read as wild.
 WILD_TAKES = 0.35
 SENSIBLE_TAKES = 0.02
+WILD_DUCKS_LAST = 0.5
+BIDDER_DUCKS_LAST = 0.05
+DUCKERS_AMONG_OTHERS = 0.1
 
 
 def wild_odds(state: WizardState, seat: int, prior: float) -> list[float] | None:
     """How likely each other seat is to play wild, read from its choices on the score sheet.
 
-    Two models of a seat: it plays for its bid (it takes a trick it could let go once it has
-    its bid with chance ``SENSIBLE_TAKES``), or it plays wild (``WILD_TAKES``). From ``prior``,
-    the share of wild players believed in before any evidence, every such choice it has had
-    in this game (``RoundRecord.spares``, public once a round is over) weighs them. ``seat``
-    itself: 0. ``prior`` 0 reads nothing (None).
+    Three models of a seat: it plays for its bid (it lets a trick go as the last card while it
+    needs tricks with chance ``BIDDER_DUCKS_LAST`` and takes one it could let go once it has
+    its bid with chance ``SENSIBLE_TAKES``), it ducks everything (``DUCKER_DUCKS``,
+    ``SENSIBLE_TAKES``), or it plays wild (``WILD_DUCKS_LAST``, ``WILD_TAKES``). From ``prior``,
+    the share of wild players believed in before any evidence (and ``DUCKERS_AMONG_OTHERS`` of
+    duckers), every such choice it has had in this game (``RoundRecord.last_chances`` and
+    ``spares``) weighs them. ``seat`` itself: 0. ``prior`` 0 reads nothing (None).
     """
     if prior <= 0.0:
         return None
-    took_ratio = WILD_TAKES / SENSIBLE_TAKES
-    left_ratio = (1.0 - WILD_TAKES) / (1.0 - SENSIBLE_TAKES)
+    rows = [row for row in state.history if row.last_chances and row.spares]
     out = []
     for other in range(state.players):
         if other == seat:
             out.append(0.0)
             continue
-        spares = sum(row.spares[other] for row in state.history if row.spares)
-        took = sum(row.took[other] for row in state.history if row.took)
-        ratio = prior / (1.0 - prior) * took_ratio**took * left_ratio ** (spares - took)
-        out.append(ratio / (1.0 + ratio))
+        counts = (
+            sum(row.last_chances[other] for row in rows),
+            sum(row.last_ducked[other] for row in rows),
+            sum(row.spares[other] for row in rows),
+            sum(row.took[other] for row in rows),
+        )
+        wild = prior * choices_likelihood(counts, WILD_DUCKS_LAST, WILD_TAKES)
+        ducker = DUCKERS_AMONG_OTHERS * choices_likelihood(counts, DUCKER_DUCKS, SENSIBLE_TAKES)
+        bidder = (1.0 - prior - DUCKERS_AMONG_OTHERS) * choices_likelihood(
+            counts, BIDDER_DUCKS_LAST, SENSIBLE_TAKES
+        )
+        out.append(wild / (wild + ducker + bidder))
     return out
+
+
+def choices_likelihood(counts: tuple[int, int, int, int], ducks: float, takes: float) -> float:
+    """How likely a seat's ``counts`` (last chances, last ducked, spares, took) are for a
+    player who ducks a last chance with chance ``ducks`` and takes a spare choice with chance
+    ``takes``."""
+    chances, ducked, spares, took = counts
+    return (
+        ducks**ducked
+        * (1.0 - ducks) ** (chances - ducked)
+        * takes**took
+        * (1.0 - takes) ** (spares - took)
+    )
 
 
 def seat_noise(state: WizardState, seat: int, level: Level) -> Noise:

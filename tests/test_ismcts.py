@@ -870,7 +870,10 @@ def test_a_seat_that_takes_spare_tricks_is_read_as_wild() -> None:
     level = replace(ai.LEVELS["normal"], wild=0.1, wild_noise=0.7)
     noise = ai.seat_noise(wild, seat, level)
     assert isinstance(noise, list) and noise[seat] == level.noise
-    assert noise[other] == pytest.approx(level.noise + odds[other] * (0.7 - level.noise))
+    assert noise[other] == pytest.approx(
+        level.noise + (odds[other] - 0.1) / 0.9 * (0.7 - level.noise)
+    )
+    assert all(noise[s] == level.noise for s in range(4) if s != other)  # no wilder than the prior
     assert ai.seat_noise(wild, seat, ai.LEVELS["normal"]) == ai.LEVELS["normal"].noise
 
 

@@ -923,12 +923,17 @@ def choices_likelihood(counts: tuple[int, int, int, int], ducks: float, takes: f
 
 def seat_noise(state: WizardState, seat: int, level: Level) -> Noise:
     """The playouts' chance of a random card for each seat: ``Level.noise``, and for a seat
-    likely to play wild (:func:`wild_odds`, prior ``Level.wild``) up to ``Level.wild_noise``
-    as likely as it is. One number for every seat when ``Level.wild`` is 0."""
+    whose choices make it likelier to play wild than the prior (:func:`wild_odds`, prior
+    ``Level.wild``) up to ``Level.wild_noise``, in proportion to how far they moved it toward
+    certain. A seat read as no wilder than the prior, or not read yet, keeps ``Level.noise``:
+    the reading changes nothing at a table where nobody has shown wild play. One number for
+    every seat when ``Level.wild`` is 0."""
     odds = wild_odds(state, seat, level.wild)
     if odds is None:
         return level.noise
-    return [level.noise + p * (level.wild_noise - level.noise) for p in odds]
+    prior = level.wild
+    gap = level.wild_noise - level.noise
+    return [level.noise + max(0.0, (p - prior) / (1.0 - prior)) * gap for p in odds]
 
 
 # -- card play by ISMCTS -------------------------------------------------------------------------

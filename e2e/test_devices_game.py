@@ -83,6 +83,35 @@ HOST_REPORT = """() => { const h = window.tapete.host; const g = h.game;
     text: document.body.innerText.slice(0, 300)}; }"""
 
 
+class Asleep:
+    """Pause ``page`` in Chromium's debugger, as a phone that locks its screen: no timer runs
+    and no message is answered until ``wake``. Debugger.pause only asks for a pause at the
+    page's next statement, so this waits (pumping ``other``) until the page is paused; a pause
+    still pending when the test goes on would stop the page later, where nothing resumes it,
+    and the next call into that page would hang."""
+
+    def __init__(self, page: Any, other: Any, timeout: float = 30.0) -> None:
+        self.paused = False
+        self.session = page.context.new_cdp_session(page)
+        self.session.on("Debugger.paused", lambda _: setattr(self, "paused", True))
+        self.session.on("Debugger.resumed", lambda _: setattr(self, "paused", False))
+        self.session.send("Debugger.enable")
+        self.session.send("Debugger.pause")
+        deadline = time.monotonic() + timeout
+        while not self.paused:
+            if time.monotonic() > deadline:
+                self.wake()
+                raise AssertionError("the page never paused in the debugger")
+            other.wait_for_timeout(50)
+
+    def wake(self) -> None:
+        """Resume the page and let go of the debugger (which also drops a pending pause)."""
+        if self.paused:
+            self.session.send("Debugger.resume")
+        self.session.send("Debugger.disable")
+        self.session.detach()
+
+
 def stuck_report(host: Any, pages: list[Any]) -> str:
     """What each device showed when the wanted position never came."""
     lines = [f"host: {host.evaluate(HOST_REPORT)}"]
@@ -246,9 +275,7 @@ def test_a_host_that_falls_asleep_is_waited_for(new_context: Any, app_url: str) 
 
     play_willie(host, guests, lambda: js(host, HOST_MOVES) >= 2 and my_turn())
     at = js(host, HOST_MOVES)
-    cdp = host.context.new_cdp_session(host)
-    cdp.send("Debugger.enable")
-    cdp.send("Debugger.pause")
+    sleep = Asleep(host, guest)
     try:
         # the player moves while the host sleeps: the move waits on the link
         assert any(willie_step(guest) == "move" for _ in range(3))
@@ -258,7 +285,7 @@ def test_a_host_that_falls_asleep_is_waited_for(new_context: Any, app_url: str) 
         assert "not answering" in guest.inner_text("[data-testid=host-silent]")
         shot(guest, "devices-host-silent")
     finally:
-        cdp.send("Debugger.resume")
+        sleep.wake()
     guest.wait_for_selector("[data-testid=host-silent]", state="detached", timeout=30_000)
     assert guest.query_selector("[data-testid=lost-dialog]") is None
     # the host took the move it was sent while asleep, and both devices show it
@@ -271,13 +298,11 @@ def test_a_host_that_falls_asleep_is_waited_for(new_context: Any, app_url: str) 
     # Now the guest's phone sleeps: the host marks its seat missing, and once it wakes it is
     # back on the same link, with no new pairing, and the game goes on.
     at = js(host, HOST_MOVES)
-    phone = guest.context.new_cdp_session(guest)
-    phone.send("Debugger.enable")
-    phone.send("Debugger.pause")
+    sleep = Asleep(guest, host)
     try:
         host.wait_for_selector("[data-testid=devices][data-missing='1']", timeout=30_000)
     finally:
-        phone.send("Debugger.resume")
+        sleep.wake()
     host.wait_for_selector("[data-testid=devices][data-missing='0']", timeout=30_000)
     # the guest shows every move made while it slept (the host's bot may have moved)
     deadline = time.monotonic() + 30

@@ -867,6 +867,9 @@ def test_a_seat_that_takes_spare_tricks_is_read_as_wild() -> None:
         read = ai.wild_odds(with_counts(state, other, calm), seat, 0.1)
         assert read is not None and read[other] < 0.02, calm
     assert ai.wild_odds(wild, seat, 0.0) is None  # off
+    # so much evidence that every model's likelihood is under the smallest float: read in logs
+    flood = ai.wild_odds(with_counts(state, other, (600, 300, 600, 300, 600, 300)), seat, 0.1)
+    assert flood is not None and flood[other] == pytest.approx(1.0)
     level = replace(ai.LEVELS["normal"], wild=0.1, wild_noise=0.7)
     noise = ai.seat_noise(wild, seat, level)
     assert isinstance(noise, list) and noise[seat] == level.noise

@@ -899,25 +899,33 @@ def wild_odds(state: WizardState, seat: int, prior: float) -> list[float] | None
             sum(row.spares[other] for row in rows),
             sum(row.took[other] for row in rows),
         )
-        wild = prior * choices_likelihood(counts, WILD_DUCKS_LAST, WILD_TAKES)
-        ducker = DUCKERS_AMONG_OTHERS * choices_likelihood(counts, DUCKER_DUCKS, SENSIBLE_TAKES)
-        bidder = (1.0 - prior - DUCKERS_AMONG_OTHERS) * choices_likelihood(
+        if not any(counts):  # no evidence: the prior, exactly
+            out.append(prior)
+            continue
+        wild = math.log(prior) + choices_log_likelihood(counts, WILD_DUCKS_LAST, WILD_TAKES)
+        ducker = math.log(DUCKERS_AMONG_OTHERS) + choices_log_likelihood(
+            counts, DUCKER_DUCKS, SENSIBLE_TAKES
+        )
+        bidder = math.log(1.0 - prior - DUCKERS_AMONG_OTHERS) + choices_log_likelihood(
             counts, BIDDER_DUCKS_LAST, SENSIBLE_TAKES
         )
-        out.append(wild / (wild + ducker + bidder))
+        # in logs: over a long game a model's likelihood can fall under the smallest float
+        top = max(wild, ducker, bidder)
+        weights = [math.exp(x - top) for x in (wild, ducker, bidder)]
+        out.append(weights[0] / sum(weights))
     return out
 
 
-def choices_likelihood(counts: tuple[int, int, int, int], ducks: float, takes: float) -> float:
-    """How likely a seat's ``counts`` (last chances, last ducked, spares, took) are for a
-    player who ducks a last chance with chance ``ducks`` and takes a spare choice with chance
-    ``takes``."""
+def choices_log_likelihood(counts: tuple[int, int, int, int], ducks: float, takes: float) -> float:
+    """The log of how likely a seat's ``counts`` (last chances, last ducked, spares, took) are
+    for a player who ducks a last chance with chance ``ducks`` and takes a spare choice with
+    chance ``takes``."""
     chances, ducked, spares, took = counts
     return (
-        ducks**ducked
-        * (1.0 - ducks) ** (chances - ducked)
-        * takes**took
-        * (1.0 - takes) ** (spares - took)
+        ducked * math.log(ducks)
+        + (chances - ducked) * math.log(1.0 - ducks)
+        + took * math.log(takes)
+        + (spares - took) * math.log(1.0 - takes)
     )
 
 

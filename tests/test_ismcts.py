@@ -115,6 +115,20 @@ def test_injected_playout_and_order_are_used() -> None:
     assert {s.move: s.mean for s in result.stats} == {0: 0.5, 1: 1.0, 2: 0.6}
 
 
+def test_an_erratic_move_is_followed_in_the_tree_instead_of_the_best() -> None:
+    def erratic(world: list[int], seat: int, moves: Sequence[int], rng: Rng) -> int | None:
+        return 0 if seat == 1 else None  # the opponent answers column 0, whatever it costs it
+
+    # against an opponent that answers well, row 0; against this one, row 1 pays 1.0
+    assert search(Toy(), (0, 1, 2), 500, Rng(3), exploration=0.5).move == 0
+    led = search(Toy(), (0, 1, 2), 500, Rng(3), exploration=0.5, erratic=erratic)
+    assert led.move == 1
+    assert {s.move: s.mean for s in led.stats}[1] > 0.99  # but its first, played out at random
+    # a hook that never names a move changes nothing, draw for draw
+    quiet = search(Toy(), (0, 1, 2), 300, Rng(5), erratic=lambda w, s, m, r: None)
+    assert quiet == search(Toy(), (0, 1, 2), 300, Rng(5))
+
+
 def round_horizon(number: int) -> Any:
     return lambda state: state.round != number or state.phase != "play"
 
@@ -878,10 +892,16 @@ def test_a_seat_that_takes_spare_tricks_is_read_as_wild() -> None:
     )
     assert all(noise[s] == level.noise for s in range(4) if s != other)  # no wilder than the prior
     assert ai.seat_noise(wild, seat, ai.LEVELS["normal"]) == ai.LEVELS["normal"].noise
+    # in the tree: wild_tree of the extra noise, for the wild seat only; nothing when off
+    tree = ai.tree_noise(noise, replace(level, wild_tree=0.5))
+    assert tree is not None and tree[other] == pytest.approx((noise[other] - level.noise) / 2)
+    assert [x for s, x in enumerate(tree) if s != other] == [0.0] * 3
+    assert ai.tree_noise(noise, level) is None
+    assert ai.tree_noise(level.noise, replace(level, wild_tree=0.5)) is None
 
 
 def test_the_wild_reading_decides_from_the_view_alone() -> None:
-    level = replace(wide_bids_level(8.0), wild=0.1, wild_noise=0.7)
+    level = replace(wide_bids_level(8.0), wild=0.1, wild_noise=0.7, wild_tree=1.0)
     state = play_to(GAME.new_game("WILDV", None, 4), lambda s: s.round == 5 and len(s.played) == 2)
     seat = GAME.to_move(state)
     assert seat is not None

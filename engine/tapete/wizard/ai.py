@@ -929,6 +929,16 @@ def choices_log_likelihood(counts: tuple[int, int, int, int], ducks: float, take
     )
 
 
+def tree_noise(noise: Noise, level: Level) -> list[float] | None:
+    """Each seat's chance of a random card in the search tree itself (:meth:`WizardDomain.
+    erratic`): ``Level.wild_tree`` of what the wild reading added to its playouts' noise
+    (:func:`seat_noise`); None when that is nothing for every seat."""
+    if isinstance(noise, float | int) or level.wild_tree <= 0.0:
+        return None
+    extra = [max(0.0, x - level.noise) * level.wild_tree for x in noise]
+    return extra if any(extra) else None
+
+
 def seat_noise(state: WizardState, seat: int, level: Level) -> Noise:
     """The playouts' chance of a random card for each seat: ``Level.noise``, and for a seat
     whose choices make it likelier to play wild than the prior (:func:`wild_odds`, prior
@@ -963,6 +973,7 @@ class WizardDomain:
         self.hidden = hidden_bidders(game, state, seat)
         self.spite = level.spite
         self.noise = seat_noise(state, seat, level)
+        self.tree_noise = tree_noise(self.noise, level)
         self.chance = chance
         self.scale = 10.0 * (state.round + 2)
         tricks = range(state.round + 1)
@@ -1054,6 +1065,14 @@ class WizardDomain:
         """Expand the heuristic's card first."""
         return [heuristic_card(sim, moves)]
 
+    def erratic(self, sim: Round, seat: int, moves: Sequence[int], rng: Rng) -> int | None:
+        """In the tree, with the chance ``tree_noise`` gives the seat, a random legal card
+        (the search follows it instead of the seat's best); else None."""
+        chance_of = self.tree_noise[seat] if self.tree_noise is not None else 0.0
+        if chance_of > 0.0 and len(moves) > 1 and self.chance.random() < chance_of:
+            return moves[int(self.chance.random() * len(moves))]
+        return None
+
 
 # -- levels ---------------------------------------------------------------------------------------
 
@@ -1083,7 +1102,9 @@ class Level:
     ``own_up`` whether that correction only raises the bids, ``high`` the share of players
     believed to play their dearest card always, in card play (:func:`high_evidence`; 0: off),
     ``wild`` the share of players believed to play wild (:func:`wild_odds`; 0: off), whose
-    playouts then use ``wild_noise`` instead of ``noise``, as likely as they are wild.
+    playouts then use ``wild_noise`` instead of ``noise``, as likely as they are wild, and
+    ``wild_tree`` how much of that extra noise also holds in the search tree (:func:`tree_noise`;
+    0: the tree lets every seat choose its best).
     The bids simulated are those within ``bid_width`` of the simple estimate, the window
     stretched toward the own excess by ``bid_reach`` of it (:func:`bid_candidates`; 0: not at
     all) and, once the duck gate is open (the read gate, if set, for ``bid_up_seats`` seats
@@ -1108,6 +1129,7 @@ class Level:
     own_up: bool = False
     wild: float = 0.0
     wild_noise: float = 0.6
+    wild_tree: float = 0.0
     bid_reach: float = 0.0
     bid_width: float = 2.0
     bid_up: float = 0.0
@@ -1178,6 +1200,7 @@ def card_values(
         playout=domain.policy,
         order=domain.order,
         rollout=domain.rollout,
+        erratic=domain.erratic if domain.tree_noise is not None else None,
     )
     stats = [(DECK[s.move], s.visits, s.mean) for s in result.stats]
     return Move("play", DECK[result.move]), stats

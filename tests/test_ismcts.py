@@ -115,6 +115,20 @@ def test_injected_playout_and_order_are_used() -> None:
     assert {s.move: s.mean for s in result.stats} == {0: 0.5, 1: 1.0, 2: 0.6}
 
 
+def test_an_erratic_move_is_followed_in_the_tree_instead_of_the_best() -> None:
+    def erratic(world: list[int], seat: int, moves: Sequence[int], rng: Rng) -> int | None:
+        return 0 if seat == 1 else None  # the opponent answers column 0, whatever it costs it
+
+    # against an opponent that answers well, row 0; against this one, row 1 pays 1.0
+    assert search(Toy(), (0, 1, 2), 500, Rng(3), exploration=0.5).move == 0
+    led = search(Toy(), (0, 1, 2), 500, Rng(3), exploration=0.5, erratic=erratic)
+    assert led.move == 1
+    assert {s.move: s.mean for s in led.stats}[1] > 0.99  # but its first, played out at random
+    # a hook that never names a move changes nothing, draw for draw
+    quiet = search(Toy(), (0, 1, 2), 300, Rng(5), erratic=lambda w, s, m, r: None)
+    assert quiet == search(Toy(), (0, 1, 2), 300, Rng(5))
+
+
 def round_horizon(number: int) -> Any:
     return lambda state: state.round != number or state.phase != "play"
 
@@ -808,15 +822,22 @@ def test_the_bid_window_widens_upward_once_the_table_looks_like_duckers() -> Non
 def with_choices(state: WizardState, seat: int, chances: int, ducked: int) -> WizardState:
     """``state`` whose score sheet shows ``seat`` with ``chances`` choices while it needed
     tricks, ``ducked`` of them ducked, in its first round (every other count 0)."""
+    return with_counts(state, seat, (chances, ducked, 0, 0, 0, 0))
+
+
+COUNTS = ("chances", "ducked", "spares", "took", "last_chances", "last_ducked")
+
+
+def with_counts(state: WizardState, seat: int, counts: tuple[int, ...]) -> WizardState:
+    """``state`` whose score sheet shows ``seat`` with ``counts`` (``COUNTS``, in that order)
+    in its first round, and every other count 0."""
     n = state.players
-    first = state.history[0]
-    first = replace(
-        first,
-        chances=tuple(chances if s == seat else 0 for s in range(n)),
-        ducked=tuple(ducked if s == seat else 0 for s in range(n)),
-    )
-    rest = tuple(replace(r, chances=(0,) * n, ducked=(0,) * n) for r in state.history[1:])
-    return replace(state, history=(first, *rest))
+    zero = dict.fromkeys(COUNTS, (0,) * n)
+    rows = [replace(r, **zero) for r in state.history]
+    given = zip(COUNTS, counts, strict=True)
+    first = {key: tuple(k if s == seat else 0 for s in range(n)) for key, k in given}
+    rows[0] = replace(rows[0], **first)
+    return replace(state, history=tuple(rows))
 
 
 def test_the_choices_read_each_seat_apart() -> None:
@@ -844,6 +865,53 @@ def test_the_choices_read_each_seat_apart() -> None:
     # rows saved before the choices were counted read as no evidence
     old = replace(state, history=tuple(replace(r, chances=(), ducked=()) for r in state.history))
     assert ai.choices_ratio(old, other) == 1.0
+
+
+def test_a_seat_that_takes_spare_tricks_is_read_as_wild() -> None:
+    state = play_to(GAME.new_game("WILD", None, 4), lambda s: s.round == 4 and s.phase == "bid")
+    seat = GAME.to_move(state)
+    assert seat is not None
+    other = (seat + 2) % 4
+    wild = with_counts(state, other, (6, 3, 3, 2, 4, 2))  # 2 of 3 spares taken, 2 of 4 let go
+    odds = ai.wild_odds(wild, seat, 0.1)
+    assert odds is not None and odds[seat] == 0.0
+    assert odds[other] > 0.9
+    assert all(odds[s] == pytest.approx(0.1) for s in range(4) if s not in (seat, other))
+    for calm in ((10, 3, 5, 0, 4, 0), (8, 8, 2, 0, 6, 6)):  # playing for its bid; a ducker
+        read = ai.wild_odds(with_counts(state, other, calm), seat, 0.1)
+        assert read is not None and read[other] < 0.02, calm
+    assert ai.wild_odds(wild, seat, 0.0) is None  # off
+    # so much evidence that every model's likelihood is under the smallest float: read in logs
+    flood = ai.wild_odds(with_counts(state, other, (600, 300, 600, 300, 600, 300)), seat, 0.1)
+    assert flood is not None and flood[other] == pytest.approx(1.0)
+    level = replace(ai.LEVELS["normal"], wild=0.1, wild_noise=0.7)
+    noise = ai.seat_noise(wild, seat, level)
+    assert isinstance(noise, list) and noise[seat] == level.noise
+    assert noise[other] == pytest.approx(
+        level.noise + (odds[other] - 0.1) / 0.9 * (0.7 - level.noise)
+    )
+    assert all(noise[s] == level.noise for s in range(4) if s != other)  # no wilder than the prior
+    assert ai.seat_noise(wild, seat, ai.LEVELS["normal"]) == ai.LEVELS["normal"].noise
+    # in the tree: wild_tree of the extra noise, for the wild seat only; nothing when off
+    tree = ai.tree_noise(noise, replace(level, wild_tree=0.5))
+    assert tree is not None and tree[other] == pytest.approx((noise[other] - level.noise) / 2)
+    assert [x for s, x in enumerate(tree) if s != other] == [0.0] * 3
+    assert ai.tree_noise(noise, level) is None
+    assert ai.tree_noise(level.noise, replace(level, wild_tree=0.5)) is None
+
+
+def test_the_wild_reading_decides_from_the_view_alone() -> None:
+    level = replace(wide_bids_level(8.0), wild=0.1, wild_noise=0.7, wild_tree=1.0)
+    state = play_to(GAME.new_game("WILDV", None, 4), lambda s: s.round == 5 and len(s.played) == 2)
+    seat = GAME.to_move(state)
+    assert seat is not None
+    assert_same_view_same_decision(with_counts(state, (seat + 1) % 4, (6, 3, 3, 2, 4, 2)), level)
+    bidding = play_to(GAME.new_game("WILDB", None, 4), lambda s: s.round == 5 and s.phase == "bid")
+    bidder = GAME.to_move(bidding)
+    assert bidder is not None
+    assert_same_view_same_decision(
+        with_counts(bidding, (bidder + 3) % 4, (6, 3, 3, 2, 4, 2)), level
+    )
 
 
 def test_the_choices_reading_decides_from_the_view_alone() -> None:

@@ -521,23 +521,43 @@ def test_the_score_sheet_counts_a_duck_with_a_winner_in_hand() -> None:
     assert (row.bids, row.tricks) == ((0, 1, 1), (0, 0, 2))
     assert row.chances == (0, 1, 1) and row.ducked == (0, 1, 0)
     tricks = [plays[0:3], plays[3:6]]
-    assert choices(tricks, (0, 1, 1), "R", 3) == ((0, 1, 1), (0, 1, 0))
+    zeros = (0, 0, 0)
+    # seat 2's R3 was the blue trick's last card: a last chance, taken
+    assert choices(tricks, (0, 1, 1), "R", 3) == (
+        (0, 1, 1),
+        (0, 1, 0),
+        zeros,
+        zeros,
+        (0, 0, 1),
+        zeros,
+    )
     # the same hands when seat 1 plays B9 first: a chance, not ducked
     took = [[(0, "B5"), (1, "B9"), (2, "R3")], [(2, "G4"), (0, "Y7"), (1, "B2")]]
-    assert choices(took, (0, 1, 1), "R", 3) == ((0, 1, 1), (0, 0, 0))
+    assert choices(took, (0, 1, 1), "R", 3) == ((0, 1, 1), zeros, zeros, zeros, (0, 0, 1), zeros)
+    # had seat 1 bid 0, its B9 was a trick it could have let go (B2) and took all the same:
+    # a spare choice, taken; the same B2 first would have been a spare choice let go
+    spare = (0, 1, 0)
+    assert choices(took, (0, 0, 1), "R", 3) == ((0, 0, 1), zeros, spare, spare, (0, 0, 1), zeros)
+    assert choices(tricks, (0, 0, 1), "R", 3) == ((0, 0, 1), zeros, spare, zeros, (0, 0, 1), zeros)
+    # had seat 2 thrown G4 as the last card of the blue trick instead: a last chance ducked
+    let_go = [[(0, "B5"), (1, "B2"), (2, "G4")], [(0, "Y7"), (1, "B9"), (2, "R3")]]
+    last = (0, 0, 1)
+    assert choices(let_go, (0, 0, 1), "R", 3) == (last, last, spare, zeros, last, last)
 
 
 def test_the_choices_are_public_and_read_back_from_json() -> None:
     _, state = played_round([(0, "B5"), (1, "B2"), (2, "R3"), (2, "G4"), (0, "Y7"), (1, "B9")])
     row = GAME.view(state, 0)["history"][-1]
     assert (row["chances"], row["ducked"]) == ([0, 1, 1], [0, 1, 0])
+    assert (row["spares"], row["took"]) == ([0, 0, 0], [0, 0, 0])
+    assert (row["last_chances"], row["last_ducked"]) == ([0, 0, 1], [0, 0, 0])
     state = GAME.new_game("CHOICES", None, 4)
     for step in range(120):
         seat = GAME.to_move(state)
         assert seat is not None
         state = GAME.apply(state, seat, choose_move(GAME, state, seat, "heuristic", step))
     data = GAME.to_json(state)
-    assert data["history"] and all("ducked" in r for r in data["history"])
+    assert data["history"] and all("ducked" in r and "took" in r for r in data["history"])
     assert GAME.to_json(GAME.from_json(data)) == data
 
 
@@ -556,10 +576,14 @@ def test_a_game_saved_before_the_choices_were_counted_still_loads() -> None:
 
     data = heuristic_game_json()
     for row in data["history"]:
-        del row["chances"], row["ducked"]
+        for key in ("chances", "ducked", "spares", "took", "last_chances", "last_ducked"):
+            del row[key]
     state = GAME.from_json(data)
     assert all(r.chances == (0,) * 4 and r.ducked == (0,) * 4 for r in state.history)
+    assert all(r.spares == (0,) * 4 and r.took == (0,) * 4 for r in state.history)
+    assert all(r.last_chances == (0,) * 4 and r.last_ducked == (0,) * 4 for r in state.history)
     assert [ai.choices_ratio(state, s) for s in range(4)] == [1.0] * 4  # no evidence
+    assert ai.wild_odds(state, 0, 0.1) == [0.0, 0.1, 0.1, 0.1]  # the prior alone
     assert GAME.to_json(state)["history"][0]["chances"] == [0, 0, 0, 0]
 
 
@@ -572,6 +596,11 @@ def test_a_game_saved_before_the_choices_were_counted_still_loads() -> None:
         ("ducked", [0, 0, 0, -1], "$.history[0].ducked[3]"),
         ("ducked", [0, 0, 0, 99], "$.history[0].ducked[3]"),
         ("chances", "none", "$.history[0].chances"),
+        ("spares", [0, 0, 0, 2.5], "$.history[0].spares[3]"),
+        ("took", [0, -1, 0, 0], "$.history[0].took[1]"),
+        ("took", None, "$.history[0].took"),
+        ("last_chances", [0, 0, 0, "x"], "$.history[0].last_chances[3]"),
+        ("last_ducked", [0, 0, 0], "$.history[0].last_ducked"),
     ],
 )
 def test_a_malformed_choice_count_is_a_coded_error_with_its_path(
@@ -596,7 +625,33 @@ def test_the_choice_counts_must_agree_with_the_row() -> None:
         with pytest.raises(BadStateError) as caught:
             GAME.from_json(broken)
         assert caught.value.details["path"] == f"$.history[0].chances[{seat}]"
+    short = next((s for s in range(4) if row["tricks"][s] < row["bids"][s]), None)
+    if short is not None:  # a seat short of its bid never had its tricks
+        broken = copy.deepcopy(data)
+        broken["history"][0]["spares"][short] = 1
+        with pytest.raises(BadStateError) as caught:
+            GAME.from_json(broken)
+        assert caught.value.details["path"] == f"$.history[0].spares[{short}]"
+    broken = copy.deepcopy(data)
+    broken["history"][0]["spares"] = [0, 0, 0, 0]
+    broken["history"][0]["took"] = [0, 0, 1, 0]  # more taken than chances
+    with pytest.raises(BadStateError) as caught:
+        GAME.from_json(broken)
+    assert caught.value.details["path"] == "$.history[0].took[2]"
+    broken = copy.deepcopy(data)
+    broken["history"][0]["last_chances"] = [0, 0, 0, 0]
+    broken["history"][0]["last_ducked"] = [0, 0, 0, 1]  # more ducked than last chances
+    with pytest.raises(BadStateError) as caught:
+        GAME.from_json(broken)
+    assert caught.value.details["path"] == "$.history[0].last_ducked[3]"
+    broken["history"][0]["chances"] = [0, 0, 0, 0]
+    broken["history"][0]["ducked"] = [0, 0, 0, 0]
+    broken["history"][0]["last_chances"] = [1, 0, 0, 0]  # a last chance is a chance
+    with pytest.raises(BadStateError) as caught:
+        GAME.from_json(broken)
+    assert caught.value.details["path"] == "$.history[0].last_chances[0]"
     row["chances"] = [0, 0, 0, 0]
+    row["last_chances"] = row["last_ducked"] = [0, 0, 0, 0]
     row["ducked"] = [0, 1, 0, 0]  # more ducked than chances
     with pytest.raises(BadStateError) as caught:
         GAME.from_json(data)

@@ -249,7 +249,8 @@ def test_the_inlined_playout_plays_as_the_policy_move_by_move(seed: str) -> None
     for step, state, _seat, _text in states(recorded(seed)):
         if state.phase != "play" or step % 3:
             continue
-        for noise in (0.0, 0.1, 0.5, 1.0):
+        per_seat = [0.1 + 0.3 * s for s in range(state.players)]  # each seat its own
+        for noise in (0.0, 0.1, 0.5, 1.0, per_seat):
             fast, slow = ai.round_from_state(state), ai.round_from_state(state)
             fast_chance, slow_chance = random.Random(step), random.Random(step)
             ai.play_out(fast, fast_chance, noise)

@@ -48,6 +48,7 @@ Progress = Callable[[int, int], None]
 PlayoutPolicy = Callable[[W, Rng], M]
 Rollout = Callable[[W, Rng], W]
 MoveOrder = Callable[[W, Sequence[M], Rng], Sequence[M]]
+Erratic = Callable[[W, int, Sequence[M], Rng], "M | None"]
 
 # A progress callback that the caller (the web worker's API call) may install around a bot
 # call without threading it through the bot signature ``(game, state, seat, rng)``.
@@ -149,6 +150,9 @@ class Search(Generic[W, M]):
     UCB1 constant, in units of the domain's rewards. ``rollout``, if given, replaces the whole
     playout loop: it plays a world to the horizon in one call (a domain's faster equivalent of
     ``while to_move(world) is not None: world = apply(world, playout(world, rng))``).
+    ``erratic``, if given, may name a move that the seat to move makes without regard to its
+    reward (a seat believed to play at random at times): the tree then follows that move, as a
+    chance event, instead of choosing by UCB1; None lets the tree choose.
     """
 
     def __init__(
@@ -160,8 +164,10 @@ class Search(Generic[W, M]):
         order: MoveOrder[W, M] | None = None,
         progress: Progress | None = None,
         rollout: Rollout[W] | None = None,
+        erratic: Erratic[W, M] | None = None,
     ) -> None:
         self.domain = domain
+        self.erratic = erratic
         self.exploration = exploration
         self.playout = playout if playout is not None else random_playout(domain)
         self.order = order
@@ -193,6 +199,14 @@ class Search(Generic[W, M]):
         node = root
         while (seat := domain.to_move(world)) is not None:
             moves = domain.legal_moves(world)
+            erratic = self.erratic
+            if erratic is not None and (move := erratic(world, seat, moves, rng)) is not None:
+                known = node.children.get(move)
+                node = self.follow(node, move, seat)
+                world = domain.apply(world, move)
+                if known is None:
+                    break
+                continue
             child = self.expand(node, world, moves, seat, rng)
             if child is not None:
                 world = domain.apply(world, child.move)  # type: ignore[arg-type]
@@ -225,6 +239,15 @@ class Search(Generic[W, M]):
         child = Node(move, seat, node)
         child.available = 1
         children[move] = child
+        return child
+
+    @staticmethod
+    def follow(node: Node[M], move: M, seat: int) -> Node[M]:
+        """The child for a move made by chance (``erratic``), new if need be."""
+        child = node.children.get(move)
+        if child is None:
+            child = node.children[move] = Node(move, seat, node)
+        child.available += 1
         return child
 
     def select(self, node: Node[M], moves: Sequence[M]) -> Node[M]:
@@ -278,6 +301,7 @@ def search(
     order: MoveOrder[W, M] | None = None,
     progress: Progress | None = None,
     rollout: Rollout[W] | None = None,
+    erratic: Erratic[W, M] | None = None,
 ) -> SearchResult[M]:
     """Run ISMCTS for ``iterations`` and return the result (see :class:`Search`)."""
     engine = Search(
@@ -287,6 +311,7 @@ def search(
         order=order,
         progress=progress,
         rollout=rollout,
+        erratic=erratic,
     )
     return engine.run(root_moves, iterations, rng)
 

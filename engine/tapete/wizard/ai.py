@@ -280,11 +280,17 @@ def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
     return min(losing, key=key) if losing else min(winning, key=key)
 
 
-def policy_card(sim: Round, chance: random.Random, noise: float) -> int:
-    """The playout policy: the heuristic card, or with chance ``noise`` a random legal one."""
+Noise = float | Sequence[float]  # the chance of a random card: for every seat, or per seat
+
+
+def policy_card(sim: Round, chance: random.Random, noise: Noise) -> int:
+    """The playout policy: the heuristic card, or with chance ``noise`` (the seat's, if given
+    per seat) a random legal one."""
     legal = sim.legal()
     if len(legal) == 1:
         return legal[0]
+    if not isinstance(noise, float | int):
+        noise = noise[sim.turn]
     if noise > 0.0 and chance.random() < noise:
         return legal[int(chance.random() * len(legal))]
     return heuristic_card(sim, legal)
@@ -373,7 +379,7 @@ def random_card(
     return cards[int(draw() * len(cards))]
 
 
-def play_out(sim: Round, chance: random.Random, noise: float) -> Round:
+def play_out(sim: Round, chance: random.Random, noise: Noise) -> Round:
     """Play the round to its end with the policy; returns ``sim``, changed (hands emptied).
 
     The same moves and draws as ``while sim.turn >= 0: sim.play(policy_card(sim, chance,
@@ -400,6 +406,7 @@ def play_out(sim: Round, chance: random.Random, noise: float) -> Round:
         lay.groups,
     )
     strong_by_size = strong_bits(sim.trump, n)
+    noises = [float(noise)] * n if isinstance(noise, float | int) else noise
     hands = [sum(map(bit.__getitem__, hand)) for hand in lists]  # distinct bits: sum is "or"
     led, leader, turn, played = sim.led, sim.leader, sim.turn, len(sim.trick)
     # The trick so far, kept up to date as cards are played: the cards that beat its best card
@@ -422,7 +429,7 @@ def play_out(sim: Round, chance: random.Random, noise: float) -> Round:
         # cheapest of (or the dearest, if dear)
         if not legal & (legal - 1):  # a single card
             card = legal.bit_length() - 1
-        elif noise > 0.0 and draw() < noise:
+        elif (chance_of := noises[turn]) > 0.0 and draw() < chance_of:
             card = pos[random_card(lists[turn], bit, legal, follows, draw)]
         else:
             dear = False
@@ -850,6 +857,103 @@ def mixed_styles(
     return out
 
 
+# How a seat uses the choices whose outcome it knew or could afford (the score sheet, public
+# once a round is over): how often it takes a trick it could have let go once it has the
+# tricks it bid (``took`` over ``spares``), and how often it lets a trick go as the trick's
+# last card while it needs tricks (``last_ducked`` over ``last_chances``). A wild player (it
+# plays random cards, or strong ones whatever it needs) does both often; a seat that plays for
+# its bid almost never (the opponent pool, full games: took 0.44 / 0.21 / 0.20 for random,
+# softmax and noisy, 0.00 for the simple bot, heuristic, ruled, duck and the over- and
+# under-bidders; last ducked 0.57 / 0.26 / 0.34 for random, softmax and noisy, 0.00-0.10 for
+# the others but duck, 1.00 for duck; BENCHMARKS.md, tenth pass). A ducker (``DUCKER_DUCKS``)
+# is the third model, so that ducking alone does not read as wild.
+WILD_TAKES = 0.35
+SENSIBLE_TAKES = 0.02
+WILD_DUCKS_LAST = 0.5
+BIDDER_DUCKS_LAST = 0.05
+DUCKERS_AMONG_OTHERS = 0.1
+
+
+def wild_odds(state: WizardState, seat: int, prior: float) -> list[float] | None:
+    """How likely each other seat is to play wild, read from its choices on the score sheet.
+
+    Three models of a seat: it plays for its bid (it lets a trick go as the last card while it
+    needs tricks with chance ``BIDDER_DUCKS_LAST`` and takes one it could let go once it has
+    its bid with chance ``SENSIBLE_TAKES``), it ducks everything (``DUCKER_DUCKS``,
+    ``SENSIBLE_TAKES``), or it plays wild (``WILD_DUCKS_LAST``, ``WILD_TAKES``). From ``prior``,
+    the share of wild players believed in before any evidence (and ``DUCKERS_AMONG_OTHERS`` of
+    duckers), every such choice it has had in this game (``RoundRecord.last_chances`` and
+    ``spares``) weighs them. ``seat`` itself: 0. ``prior`` 0 reads nothing (None).
+    """
+    if prior <= 0.0:
+        return None
+    rows = [row for row in state.history if row.last_chances and row.spares]
+    out = []
+    for other in range(state.players):
+        if other == seat:
+            out.append(0.0)
+            continue
+        counts = (
+            sum(row.last_chances[other] for row in rows),
+            sum(row.last_ducked[other] for row in rows),
+            sum(row.spares[other] for row in rows),
+            sum(row.took[other] for row in rows),
+        )
+        if not any(counts):  # no evidence: the prior, exactly
+            out.append(prior)
+            continue
+        wild = math.log(prior) + choices_log_likelihood(counts, WILD_DUCKS_LAST, WILD_TAKES)
+        ducker = math.log(DUCKERS_AMONG_OTHERS) + choices_log_likelihood(
+            counts, DUCKER_DUCKS, SENSIBLE_TAKES
+        )
+        bidder = math.log(1.0 - prior - DUCKERS_AMONG_OTHERS) + choices_log_likelihood(
+            counts, BIDDER_DUCKS_LAST, SENSIBLE_TAKES
+        )
+        # in logs: over a long game a model's likelihood can fall under the smallest float
+        top = max(wild, ducker, bidder)
+        weights = [math.exp(x - top) for x in (wild, ducker, bidder)]
+        out.append(weights[0] / sum(weights))
+    return out
+
+
+def choices_log_likelihood(counts: tuple[int, int, int, int], ducks: float, takes: float) -> float:
+    """The log of how likely a seat's ``counts`` (last chances, last ducked, spares, took) are
+    for a player who ducks a last chance with chance ``ducks`` and takes a spare choice with
+    chance ``takes``."""
+    chances, ducked, spares, took = counts
+    return (
+        ducked * math.log(ducks)
+        + (chances - ducked) * math.log(1.0 - ducks)
+        + took * math.log(takes)
+        + (spares - took) * math.log(1.0 - takes)
+    )
+
+
+def tree_noise(noise: Noise, level: Level) -> list[float] | None:
+    """Each seat's chance of a random card in the search tree itself (:meth:`WizardDomain.
+    erratic`): ``Level.wild_tree`` of what the wild reading added to its playouts' noise
+    (:func:`seat_noise`); None when that is nothing for every seat."""
+    if isinstance(noise, float | int) or level.wild_tree <= 0.0:
+        return None
+    extra = [max(0.0, x - level.noise) * level.wild_tree for x in noise]
+    return extra if any(extra) else None
+
+
+def seat_noise(state: WizardState, seat: int, level: Level) -> Noise:
+    """The playouts' chance of a random card for each seat: ``Level.noise``, and for a seat
+    whose choices make it likelier to play wild than the prior (:func:`wild_odds`, prior
+    ``Level.wild``) up to ``Level.wild_noise``, in proportion to how far they moved it toward
+    certain. A seat read as no wilder than the prior, or not read yet, keeps ``Level.noise``:
+    the reading changes nothing at a table where nobody has shown wild play. One number for
+    every seat when ``Level.wild`` is 0."""
+    odds = wild_odds(state, seat, level.wild)
+    if odds is None:
+        return level.noise
+    prior = level.wild
+    gap = level.wild_noise - level.noise
+    return [level.noise + max(0.0, (p - prior) / (1.0 - prior)) * gap for p in odds]
+
+
 # -- card play by ISMCTS -------------------------------------------------------------------------
 
 
@@ -868,7 +972,8 @@ class WizardDomain:
         self.seat = seat
         self.hidden = hidden_bidders(game, state, seat)
         self.spite = level.spite
-        self.noise = level.noise
+        self.noise = seat_noise(state, seat, level)
+        self.tree_noise = tree_noise(self.noise, level)
         self.chance = chance
         self.scale = 10.0 * (state.round + 2)
         tricks = range(state.round + 1)
@@ -960,6 +1065,14 @@ class WizardDomain:
         """Expand the heuristic's card first."""
         return [heuristic_card(sim, moves)]
 
+    def erratic(self, sim: Round, seat: int, moves: Sequence[int], rng: Rng) -> int | None:
+        """In the tree, with the chance ``tree_noise`` gives the seat, a random legal card
+        (the search follows it instead of the seat's best); else None."""
+        chance_of = self.tree_noise[seat] if self.tree_noise is not None else 0.0
+        if chance_of > 0.0 and len(moves) > 1 and self.chance.random() < chance_of:
+            return moves[int(self.chance.random() * len(moves))]
+        return None
+
 
 # -- levels ---------------------------------------------------------------------------------------
 
@@ -987,7 +1100,11 @@ class Level:
     instead of it, ``own`` how many cards of no bias :func:`own_excess` assumes before it
     believes how the seat's own rounds have landed against its bids (0: it reads nothing),
     ``own_up`` whether that correction only raises the bids, ``high`` the share of players
-    believed to play their dearest card always, in card play (:func:`high_evidence`; 0: off).
+    believed to play their dearest card always, in card play (:func:`high_evidence`; 0: off),
+    ``wild`` the share of players believed to play wild (:func:`wild_odds`; 0: off), whose
+    playouts then use ``wild_noise`` instead of ``noise``, as likely as they are wild, and
+    ``wild_tree`` how much of that extra noise also holds in the search tree (:func:`tree_noise`;
+    0: the tree lets every seat choose its best).
     The bids simulated are those within ``bid_width`` of the simple estimate, the window
     stretched toward the own excess by ``bid_reach`` of it (:func:`bid_candidates`; 0: not at
     all) and, once the duck gate is open (the read gate, if set, for ``bid_up_seats`` seats
@@ -1010,6 +1127,9 @@ class Level:
     high: float = 0.0
     own: float = 0.0
     own_up: bool = False
+    wild: float = 0.0
+    wild_noise: float = 0.6
+    wild_tree: float = 0.0
     bid_reach: float = 0.0
     bid_width: float = 2.0
     bid_up: float = 0.0
@@ -1080,6 +1200,7 @@ def card_values(
         playout=domain.policy,
         order=domain.order,
         rollout=domain.rollout,
+        erratic=domain.erratic if domain.tree_noise is not None else None,
     )
     stats = [(DECK[s.move], s.visits, s.mean) for s in result.stats]
     return Move("play", DECK[result.move]), stats
@@ -1121,7 +1242,7 @@ def bid_values(
     rng: Rng,
     sims: int,
     candidates: Sequence[int],
-    noise: float,
+    noise: Noise,
     prior: float = 0.0,
     duck: float = 0.0,
     own: float = 0.0,
@@ -1303,7 +1424,7 @@ def level_bid_values(
         rng,
         sims,
         candidates,
-        level.noise,
+        seat_noise(state, seat, level),
         level.prior,
         level.duck_bid,
         level.own,

@@ -15,7 +15,10 @@ history    one row per finished round: bids, tricks, points and running totals (
 choice     a card a seat followed with (not led) while it held both a legal card that would win
            the trick as it stood and one that would not. Every hand of a round is public once
            the round is over: the score sheet counts each seat's choices while it needed tricks
-           (``chances``) and how many it ducked (``ducked``; :func:`choices`)
+           (``chances``) and how many it ducked (``ducked``), those of them it had as the
+           trick's last card, when it knew what its card would do (``last_chances``,
+           ``last_ducked``), and its choices once it had its bid (``spares``) and how many it
+           took all the same (``took``; :func:`choices`)
 
 Moves have a text form, which is also their JSON: ``bid 2``, ``play R13``, ``trump B``.
 Every deal derives from the seed and the round number alone (``Rng.derive``), so the same link
@@ -113,6 +116,14 @@ class RoundRecord:
     # zeros (no chances: no evidence)
     chances: tuple[int, ...] = ()
     ducked: tuple[int, ...] = ()
+    # per seat: its choices once it had its bid's tricks (or bid 0), and how many of those it
+    # took all the same, playing a card that won the trick as it stood (:func:`choices`)
+    spares: tuple[int, ...] = ()
+    took: tuple[int, ...] = ()
+    # per seat: of its ``chances``, those it had as the trick's last card, and how many of
+    # those it ducked (:func:`choices`)
+    last_chances: tuple[int, ...] = ()
+    last_ducked: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -155,10 +166,13 @@ def round_points(bid: int, won: int) -> int:
 
 def choices(
     tricks: Sequence[Sequence[Play]], bids: Sequence[int], trump: str | None, players: int
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """A finished round's ``chances`` and ``ducked`` per seat (:class:`RoundRecord`): its
-    choices (glossary) while it still needed tricks for its bid, and how many of those it
-    ducked, playing a card that did not win the trick as it stood.
+) -> tuple[tuple[int, ...], ...]:
+    """A finished round's ``chances``, ``ducked``, ``spares``, ``took``, ``last_chances`` and
+    ``last_ducked`` per seat (:class:`RoundRecord`), in that order: its choices (glossary)
+    while it still needed tricks for its bid, and how many of those it ducked, playing a card
+    that did not win the trick as it stood; its choices once it had the tricks it bid, and how
+    many of those it took all the same; and of the first, those it had as the trick's last
+    card, and how many of those it ducked.
 
     ``tricks`` are every trick of the round in order, so each seat's hand at each of its turns
     is the cards it played from then on: public once the round is over, whatever the bidding
@@ -169,21 +183,31 @@ def choices(
         for seat, card in trick:
             hands[seat].append(card)
     chances, ducked, won = [0] * players, [0] * players, [0] * players
+    spares, took = [0] * players, [0] * players
+    last_chances, last_ducked = [0] * players, [0] * players
     for trick in tricks:
         cards: list[str] = []
         for seat, card in trick:
-            if cards and won[seat] < bids[seat]:
+            if cards:
                 wins = [
                     trick_winner([*cards, c], trump) == len(cards)
                     for c in legal_cards(hands[seat], cards)
                 ]
                 if any(wins) and not all(wins):
-                    chances[seat] += 1
-                    ducked[seat] += trick_winner([*cards, card], trump) != len(cards)
+                    taken = trick_winner([*cards, card], trump) == len(cards)
+                    if won[seat] < bids[seat]:
+                        chances[seat] += 1
+                        ducked[seat] += not taken
+                        if len(cards) == players - 1:
+                            last_chances[seat] += 1
+                            last_ducked[seat] += not taken
+                    else:
+                        spares[seat] += 1
+                        took[seat] += taken
             hands[seat].remove(card)
             cards.append(card)
         won[trick[trick_winner(cards, trump)][0]] += 1
-    return tuple(chances), tuple(ducked)
+    return tuple(map(tuple, (chances, ducked, spares, took, last_chances, last_ducked)))
 
 
 def draw_first_dealer(seed: str, players: int) -> tuple[int, tuple[tuple[Play, ...], ...]]:
@@ -609,6 +633,10 @@ def record_to_json(row: RoundRecord) -> dict[str, Any]:
         "totals": list(row.totals),
         "chances": list(row.chances or (0,) * len(row.bids)),
         "ducked": list(row.ducked or (0,) * len(row.bids)),
+        "spares": list(row.spares or (0,) * len(row.bids)),
+        "took": list(row.took or (0,) * len(row.bids)),
+        "last_chances": list(row.last_chances or (0,) * len(row.bids)),
+        "last_ducked": list(row.last_ducked or (0,) * len(row.bids)),
     }
 
 
@@ -899,6 +927,10 @@ class StateReader:
             ),
             chances=self.counts(r, "chances", path, n, number),
             ducked=self.counts(r, "ducked", path, n, number),
+            spares=self.counts(r, "spares", path, n, number),
+            took=self.counts(r, "took", path, n, number),
+            last_chances=self.counts(r, "last_chances", path, n, number),
+            last_ducked=self.counts(r, "last_ducked", path, n, number),
         )
 
     def counts(
@@ -937,6 +969,26 @@ class StateReader:
                     row.ducked[seat] <= min(row.chances[seat], row.round - row.tricks[seat]),
                     "more tricks ducked than chances to duck or tricks lost",
                     f"{where}.ducked[{seat}]",
+                )
+                require(
+                    row.spares[seat] == 0 or row.tricks[seat] >= row.bids[seat],
+                    "a seat short of its bid never had its tricks",
+                    f"{where}.spares[{seat}]",
+                )
+                require(
+                    row.took[seat] <= row.spares[seat],
+                    "more tricks taken than chances to take",
+                    f"{where}.took[{seat}]",
+                )
+                require(
+                    row.last_chances[seat] <= row.chances[seat],
+                    "more chances as the last card than chances",
+                    f"{where}.last_chances[{seat}]",
+                )
+                require(
+                    row.last_ducked[seat] <= min(row.last_chances[seat], row.ducked[seat]),
+                    "more ducked as the last card than chances there or tricks ducked",
+                    f"{where}.last_ducked[{seat}]",
                 )
         require(
             s.scores == (s.history[-1].totals if s.history else (0,) * n),

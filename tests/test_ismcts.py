@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -900,8 +901,44 @@ def test_a_seat_that_takes_spare_tricks_is_read_as_wild() -> None:
     assert ai.tree_noise(level.noise, replace(level, wild_tree=0.5)) is None
 
 
+def test_a_seat_that_bids_at_random_is_read_as_wild_from_its_hands() -> None:
+    game = play_to(GAME.new_game("BIDS", None, 4), lambda s: s.round == 7 and s.phase == "bid")
+    seat = GAME.to_move(game)
+    assert seat is not None
+    other = (seat + 1) % 4
+    state = with_counts(game, other, (0,) * 6)  # the bids alone
+
+    def bidding(bid: Any) -> WizardState:
+        """``state`` with ``other``'s bids ``bid(row, estimate of its hand)``."""
+        rows = []
+        for row in state.history:
+            estimate = ai.estimate_tricks(row.cards[other], row.trump, 4)
+            bids = list(row.bids)
+            bids[other] = max(0, min(row.round, bid(row, estimate)))
+            rows.append(replace(row, bids=tuple(bids)))
+        return replace(state, history=tuple(rows))
+
+    def read(bids: WizardState, weight: float = 1.0) -> float:
+        odds = ai.wild_odds(bids, seat, 0.1, weight)
+        assert odds is not None and odds[seat] == 0.0
+        return odds[other]
+
+    at_estimate = bidding(lambda row, e: round(e))
+    assert read(at_estimate) < 0.05
+    assert read(bidding(lambda row, e: round(e + 1.5))) < 0.05  # a steady over-bidder
+    far = bidding(lambda row, e: 0 if e > row.round / 2 else row.round)
+    assert read(far) > 0.9
+    assert read(far, 0.0) == 0.1  # bids not weighed: no evidence, the prior
+    assert read(far, 2.0) > read(far)
+    sensible, wild = ai.bids_log_likelihoods(far, other)
+    assert wild == -sum(math.log(r + 1) for r in range(1, 7)) and sensible < wild
+    old = replace(far, history=tuple(replace(r, cards=()) for r in far.history))
+    assert ai.bids_log_likelihoods(old, other) == (0.0, 0.0)
+    assert ai.wild_odds(old, seat, 0.1, 1.0) == [0.1 if s != seat else 0.0 for s in range(4)]
+
+
 def test_the_wild_reading_decides_from_the_view_alone() -> None:
-    level = replace(wide_bids_level(8.0), wild=0.1, wild_noise=0.7, wild_tree=1.0)
+    level = replace(wide_bids_level(8.0), wild=0.1, wild_noise=0.7, wild_tree=1.0, wild_bids=1.0)
     state = play_to(GAME.new_game("WILDV", None, 4), lambda s: s.round == 5 and len(s.played) == 2)
     seat = GAME.to_move(state)
     assert seat is not None

@@ -520,6 +520,7 @@ def test_the_score_sheet_counts_a_duck_with_a_winner_in_hand() -> None:
     row = state.history[-1]
     assert (row.bids, row.tricks) == ((0, 1, 1), (0, 0, 2))
     assert row.chances == (0, 1, 1) and row.ducked == (0, 1, 0)
+    assert row.cards == (("B5", "Y7"), ("B2", "B9"), ("R3", "G4"))  # as played
     tricks = [plays[0:3], plays[3:6]]
     zeros = (0, 0, 0)
     # seat 2's R3 was the blue trick's last card: a last chance, taken
@@ -551,6 +552,7 @@ def test_the_choices_are_public_and_read_back_from_json() -> None:
     assert (row["chances"], row["ducked"]) == ([0, 1, 1], [0, 1, 0])
     assert (row["spares"], row["took"]) == ([0, 0, 0], [0, 0, 0])
     assert (row["last_chances"], row["last_ducked"]) == ([0, 0, 1], [0, 0, 0])
+    assert row["cards"] == [["B5", "Y7"], ["B2", "B9"], ["R3", "G4"]]
     state = GAME.new_game("CHOICES", None, 4)
     for step in range(120):
         seat = GAME.to_move(state)
@@ -578,12 +580,15 @@ def test_a_game_saved_before_the_choices_were_counted_still_loads() -> None:
     for row in data["history"]:
         for key in ("chances", "ducked", "spares", "took", "last_chances", "last_ducked"):
             del row[key]
+        del row["cards"]
     state = GAME.from_json(data)
     assert all(r.chances == (0,) * 4 and r.ducked == (0,) * 4 for r in state.history)
     assert all(r.spares == (0,) * 4 and r.took == (0,) * 4 for r in state.history)
     assert all(r.last_chances == (0,) * 4 and r.last_ducked == (0,) * 4 for r in state.history)
     assert [ai.choices_ratio(state, s) for s in range(4)] == [1.0] * 4  # no evidence
-    assert ai.wild_odds(state, 0, 0.1) == [0.0, 0.1, 0.1, 0.1]  # the prior alone
+    assert ai.wild_odds(state, 0, 0.1, 1.0) == [0.0, 0.1, 0.1, 0.1]  # the prior alone
+    assert all(r.cards == () for r in state.history)
+    assert "cards" not in GAME.to_json(state)["history"][0]
     assert GAME.to_json(state)["history"][0]["chances"] == [0, 0, 0, 0]
 
 
@@ -608,6 +613,28 @@ def test_a_malformed_choice_count_is_a_coded_error_with_its_path(
 ) -> None:
     data = heuristic_game_json()
     data["history"][0][key] = value
+    kept = copy.deepcopy(data)
+    with pytest.raises(BadStateError) as caught:
+        GAME.from_json(data)
+    assert caught.value.code == "bad_state" and caught.value.details["path"] == path
+    assert data == kept
+
+
+@pytest.mark.parametrize(
+    ("cards", "path"),
+    [
+        ("none", "$.history[0].cards"),
+        ([["R1"], ["R2"], ["R3"]], "$.history[0].cards"),
+        ([["R1"], ["R2", "R4"], ["R3"], ["R5"]], "$.history[0].cards[1]"),
+        ([["R1"], ["R2"], ["X9"], ["R5"]], "$.history[0].cards[2][0]"),
+        ([["R1"], ["R2"], [7], ["R5"]], "$.history[0].cards[2][0]"),
+        ([["R1"], ["R2"], ["R1"], ["R5"]], "$.history[0].cards"),
+    ],
+)
+def test_malformed_round_cards_are_a_coded_error_with_their_path(cards: Any, path: str) -> None:
+    data = heuristic_game_json()
+    data["history"][0]["cards"] = cards
+    data["history"][0]["trump_card"] = None
     kept = copy.deepcopy(data)
     with pytest.raises(BadStateError) as caught:
         GAME.from_json(data)

@@ -874,7 +874,40 @@ BIDDER_DUCKS_LAST = 0.05
 DUCKERS_AMONG_OTHERS = 0.1
 
 
-def wild_odds(state: WizardState, seat: int, prior: float) -> list[float] | None:
+# How a seat bids, read from the hands on the score sheet (``RoundRecord.cards``): a seat that
+# plays for its bid bids near the simple estimate of its hand, give or take a steady lean (the
+# over- and under-bidders), and now and then anywhere (``BID_STRAYS``); a wild one anywhere
+# from 0 to the round's cards.
+BID_SPREAD = 0.6
+BID_LEANS = (-1.5, 0.0, 1.5)
+BID_STRAYS = 0.1
+
+
+def bids_log_likelihoods(state: WizardState, other: int) -> tuple[float, float]:
+    """The logs of how likely ``other``'s bids on the score sheet are for a seat that bids
+    from its hand (one lean of ``BID_LEANS`` for the whole game, each as likely) and for one
+    that bids at random; (0, 0) with no row that kept its cards."""
+    rows = [row for row in state.history if row.cards]
+    wild = -sum(math.log(row.round + 1) for row in rows)
+    leans = []
+    for lean in BID_LEANS:
+        total = 0.0
+        for row in rows:
+            centre = estimate_tricks(row.cards[other], row.trump, state.players) + lean
+            bids = range(row.round + 1)
+            near = [math.exp(-0.5 * ((b - centre) / BID_SPREAD) ** 2) for b in bids]
+            chance = (1.0 - BID_STRAYS) * near[row.bids[other]] / sum(near)
+            total += math.log(chance + BID_STRAYS / len(bids))
+        leans.append(total)
+    return logsumexp(leans) - math.log(len(leans)), wild
+
+
+def logsumexp(values: Sequence[float]) -> float:
+    top = max(values)
+    return top + math.log(sum(math.exp(x - top) for x in values))
+
+
+def wild_odds(state: WizardState, seat: int, prior: float, bids: float = 0.0) -> list[float] | None:
     """How likely each other seat is to play wild, read from its choices on the score sheet.
 
     Three models of a seat: it plays for its bid (it lets a trick go as the last card while it
@@ -883,7 +916,9 @@ def wild_odds(state: WizardState, seat: int, prior: float) -> list[float] | None
     ``SENSIBLE_TAKES``), or it plays wild (``WILD_DUCKS_LAST``, ``WILD_TAKES``). From ``prior``,
     the share of wild players believed in before any evidence (and ``DUCKERS_AMONG_OTHERS`` of
     duckers), every such choice it has had in this game (``RoundRecord.last_chances`` and
-    ``spares``) weighs them. ``seat`` itself: 0. ``prior`` 0 reads nothing (None).
+    ``spares``) weighs them, and with ``bids`` > 0 its bids against its hands
+    (:func:`bids_log_likelihoods`, their logs times ``bids``; a ducker bids from its hand).
+    ``seat`` itself: 0. ``prior`` 0 reads nothing (None).
     """
     if prior <= 0.0:
         return None
@@ -899,9 +934,11 @@ def wild_odds(state: WizardState, seat: int, prior: float) -> list[float] | None
             sum(row.spares[other] for row in rows),
             sum(row.took[other] for row in rows),
         )
-        if not any(counts):  # no evidence: the prior, exactly
+        from_hands = bids > 0.0 and any(row.cards for row in state.history)
+        if not any(counts) and not from_hands:  # no evidence: the prior, exactly
             out.append(prior)
             continue
+        sensible_bids, wild_bids = bids_log_likelihoods(state, other) if from_hands else (0, 0)
         wild = math.log(prior) + choices_log_likelihood(counts, WILD_DUCKS_LAST, WILD_TAKES)
         ducker = math.log(DUCKERS_AMONG_OTHERS) + choices_log_likelihood(
             counts, DUCKER_DUCKS, SENSIBLE_TAKES
@@ -909,10 +946,11 @@ def wild_odds(state: WizardState, seat: int, prior: float) -> list[float] | None
         bidder = math.log(1.0 - prior - DUCKERS_AMONG_OTHERS) + choices_log_likelihood(
             counts, BIDDER_DUCKS_LAST, SENSIBLE_TAKES
         )
+        wild += bids * wild_bids
+        ducker += bids * sensible_bids
+        bidder += bids * sensible_bids
         # in logs: over a long game a model's likelihood can fall under the smallest float
-        top = max(wild, ducker, bidder)
-        weights = [math.exp(x - top) for x in (wild, ducker, bidder)]
-        out.append(weights[0] / sum(weights))
+        out.append(math.exp(wild - logsumexp((wild, ducker, bidder))))
     return out
 
 
@@ -946,7 +984,7 @@ def seat_noise(state: WizardState, seat: int, level: Level) -> Noise:
     certain. A seat read as no wilder than the prior, or not read yet, keeps ``Level.noise``:
     the reading changes nothing at a table where nobody has shown wild play. One number for
     every seat when ``Level.wild`` is 0."""
-    odds = wild_odds(state, seat, level.wild)
+    odds = wild_odds(state, seat, level.wild, level.wild_bids)
     if odds is None:
         return level.noise
     prior = level.wild
@@ -1104,7 +1142,8 @@ class Level:
     ``wild`` the share of players believed to play wild (:func:`wild_odds`; 0: off), whose
     playouts then use ``wild_noise`` instead of ``noise``, as likely as they are wild, and
     ``wild_tree`` how much of that extra noise also holds in the search tree (:func:`tree_noise`;
-    0: the tree lets every seat choose its best).
+    0: the tree lets every seat choose its best); ``wild_bids`` how much the reading weighs
+    each seat's bids against the hands it had (:func:`bids_log_likelihoods`; 0: not at all).
     The bids simulated are those within ``bid_width`` of the simple estimate, the window
     stretched toward the own excess by ``bid_reach`` of it (:func:`bid_candidates`; 0: not at
     all) and, once the duck gate is open (the read gate, if set, for ``bid_up_seats`` seats
@@ -1130,6 +1169,7 @@ class Level:
     wild: float = 0.0
     wild_noise: float = 0.6
     wild_tree: float = 0.0
+    wild_bids: float = 0.0
     bid_reach: float = 0.0
     bid_width: float = 2.0
     bid_up: float = 0.0

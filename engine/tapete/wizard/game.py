@@ -18,7 +18,8 @@ choice     a card a seat followed with (not led) while it held both a legal card
            (``chances``) and how many it ducked (``ducked``), those of them it had as the
            trick's last card, when it knew what its card would do (``last_chances``,
            ``last_ducked``), and its choices once it had its bid (``spares``) and how many it
-           took all the same (``took``; :func:`choices`)
+           took all the same (``took``; :func:`choices`); and each seat's cards, in the
+           order played (``cards``)
 
 Moves have a text form, which is also their JSON: ``bid 2``, ``play R13``, ``trump B``.
 Every deal derives from the seed and the round number alone (``Rng.derive``), so the same link
@@ -124,6 +125,9 @@ class RoundRecord:
     # those it ducked (:func:`choices`)
     last_chances: tuple[int, ...] = ()
     last_ducked: tuple[int, ...] = ()
+    # per seat: the cards it played in the round, in order (its hand as dealt, public once the
+    # round is over); rows saved before they were kept: ()
+    cards: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -164,9 +168,12 @@ def round_points(bid: int, won: int) -> int:
     return 20 + 10 * won if bid == won else -10 * abs(won - bid)
 
 
+Counts = tuple[int, ...]  # one count per seat
+
+
 def choices(
     tricks: Sequence[Sequence[Play]], bids: Sequence[int], trump: str | None, players: int
-) -> tuple[tuple[int, ...], ...]:
+) -> tuple[Counts, Counts, Counts, Counts, Counts, Counts]:
     """A finished round's ``chances``, ``ducked``, ``spares``, ``took``, ``last_chances`` and
     ``last_ducked`` per seat (:class:`RoundRecord`), in that order: its choices (glossary)
     while it still needed tricks for its bid, and how many of those it ducked, playing a card
@@ -178,10 +185,7 @@ def choices(
     is the cards it played from then on: public once the round is over, whatever the bidding
     mode (the bids too are shown by then).
     """
-    hands: list[list[str]] = [[] for _ in range(players)]
-    for trick in tricks:
-        for seat, card in trick:
-            hands[seat].append(card)
+    hands = [list(hand) for hand in round_cards(tricks, players)]
     chances, ducked, won = [0] * players, [0] * players, [0] * players
     spares, took = [0] * players, [0] * players
     last_chances, last_ducked = [0] * players, [0] * players
@@ -207,7 +211,23 @@ def choices(
             hands[seat].remove(card)
             cards.append(card)
         won[trick[trick_winner(cards, trump)][0]] += 1
-    return tuple(map(tuple, (chances, ducked, spares, took, last_chances, last_ducked)))
+    return (
+        tuple(chances),
+        tuple(ducked),
+        tuple(spares),
+        tuple(took),
+        tuple(last_chances),
+        tuple(last_ducked),
+    )
+
+
+def round_cards(tricks: Sequence[Sequence[Play]], players: int) -> tuple[tuple[str, ...], ...]:
+    """Each seat's cards in a finished round's ``tricks``, in the order it played them."""
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for trick in tricks:
+        for seat, card in trick:
+            hands[seat].append(card)
+    return tuple(map(tuple, hands))
 
 
 def draw_first_dealer(seed: str, players: int) -> tuple[int, tuple[tuple[Play, ...], ...]]:
@@ -459,6 +479,7 @@ class Wizard(Game[WizardState, Move]):
             points,
             totals,
             *choices(state.played, bids, state.trump, state.players),
+            cards=round_cards(state.played, state.players),
         )
         state = replace(state, scores=totals, history=state.history + (record,))
         if state.round == state.rounds:
@@ -637,6 +658,7 @@ def record_to_json(row: RoundRecord) -> dict[str, Any]:
         "took": list(row.took or (0,) * len(row.bids)),
         "last_chances": list(row.last_chances or (0,) * len(row.bids)),
         "last_ducked": list(row.last_ducked or (0,) * len(row.bids)),
+        **({"cards": [list(hand) for hand in row.cards]} if row.cards else {}),
     }
 
 
@@ -931,7 +953,22 @@ class StateReader:
             took=self.counts(r, "took", path, n, number),
             last_chances=self.counts(r, "last_chances", path, n, number),
             last_ducked=self.counts(r, "last_ducked", path, n, number),
+            cards=self.round_cards(r, path, n, number),
         )
+
+    def round_cards(
+        self, r: dict[str, Any], path: str, n: int, number: int
+    ) -> tuple[tuple[str, ...], ...]:
+        """A row's ``cards``: ``n`` hands of the round's size, no card twice; absent: ()."""
+        if "cards" not in r:
+            return ()
+        where = f"{path}.cards"
+        hands = card_lists(get_field(r, "cards", list, path), where, n, DECK_SET)
+        for seat, hand in enumerate(hands):
+            require(len(hand) == number, f"expected {number} cards", f"{where}[{seat}]")
+        every = [c for hand in hands for c in hand] + [r.get("trump_card")]
+        require(len(set(every)) == len(every), "a card dealt twice", where)
+        return hands
 
     def counts(
         self, r: dict[str, Any], key: str, path: str, n: int, number: int

@@ -862,10 +862,10 @@ def mixed_styles(
 # tricks it bid (``took`` over ``spares``), and how often it lets a trick go as the trick's
 # last card while it needs tricks (``last_ducked`` over ``last_chances``). A wild player (it
 # plays random cards, or strong ones whatever it needs) does both often; a seat that plays for
-# its bid almost never (the opponent pool, full games: took 0.44 / 0.21 / 0.20 for random,
-# softmax and noisy, 0.00 for the simple bot, heuristic, ruled, duck and the over- and
-# under-bidders; last ducked 0.57 / 0.26 / 0.34 for random, softmax and noisy, 0.00-0.10 for
-# the others but duck, 1.00 for duck; BENCHMARKS.md, tenth pass). A ducker (``DUCKER_DUCKS``)
+# its bid almost never (the opponent pool, full games: took 0.51 / 0.15 / 0.15 for random,
+# softmax and noisy, 0.00 for heuristic, ruled, duck and the under-bidder; last ducked 0.59 /
+# 0.20 / 0.28 for random, softmax and noisy, 0.00-0.10 for the others but duck, 1.00 for duck;
+# BENCHMARKS.md, tenth pass). A ducker (``DUCKER_DUCKS``)
 # is the third model, so that ducking alone does not read as wild.
 WILD_TAKES = 0.35
 SENSIBLE_TAKES = 0.02

@@ -865,8 +865,8 @@ def mixed_styles(
 # its bid almost never (the opponent pool, full games: took 0.51 / 0.15 / 0.15 for random,
 # softmax and noisy, 0.00 for heuristic, ruled, duck and the under-bidder; last ducked 0.59 /
 # 0.20 / 0.28 for random, softmax and noisy, 0.00-0.10 for the others but duck, 1.00 for duck;
-# BENCHMARKS.md, tenth pass). A ducker (``DUCKER_DUCKS``)
-# is the third model, so that ducking alone does not read as wild.
+# BENCHMARKS.md, tenth pass). A ducker (``DUCKER_DUCKS``) is the third model, so that ducking
+# alone does not read as wild.
 WILD_TAKES = 0.35
 SENSIBLE_TAKES = 0.02
 WILD_DUCKS_LAST = 0.5
@@ -923,6 +923,7 @@ def wild_odds(state: WizardState, seat: int, prior: float, bids: float = 0.0) ->
     if prior <= 0.0:
         return None
     rows = [row for row in state.history if row.last_chances and row.spares]
+    from_hands = bids > 0.0 and any(row.cards for row in state.history)
     out = []
     for other in range(state.players):
         if other == seat:
@@ -934,11 +935,10 @@ def wild_odds(state: WizardState, seat: int, prior: float, bids: float = 0.0) ->
             sum(row.spares[other] for row in rows),
             sum(row.took[other] for row in rows),
         )
-        from_hands = bids > 0.0 and any(row.cards for row in state.history)
         if not any(counts) and not from_hands:  # no evidence: the prior, exactly
             out.append(prior)
             continue
-        sensible_bids, wild_bids = bids_log_likelihoods(state, other) if from_hands else (0, 0)
+        sensible_bids, wild_bids = bids_log_likelihoods(state, other) if from_hands else (0.0, 0.0)
         wild = math.log(prior) + choices_log_likelihood(counts, WILD_DUCKS_LAST, WILD_TAKES)
         ducker = math.log(DUCKERS_AMONG_OTHERS) + choices_log_likelihood(
             counts, DUCKER_DUCKS, SENSIBLE_TAKES

@@ -885,20 +885,47 @@ def test_a_seat_that_takes_spare_tricks_is_read_as_wild() -> None:
     # so much evidence that every model's likelihood is under the smallest float: read in logs
     flood = ai.wild_odds(with_counts(state, other, (600, 300, 600, 300, 600, 300)), seat, 0.1)
     assert flood is not None and flood[other] == pytest.approx(1.0)
-    level = replace(ai.LEVELS["normal"], wild=0.1, wild_noise=0.7)
+    level = replace(ai.LEVELS["normal"], wild=0.1, wild_noise=0.7, wild_tree=0.0, wild_bids=0.0)
     noise = ai.seat_noise(wild, seat, level)
     assert isinstance(noise, list) and noise[seat] == level.noise
     assert noise[other] == pytest.approx(
         level.noise + (odds[other] - 0.1) / 0.9 * (0.7 - level.noise)
     )
     assert all(noise[s] == level.noise for s in range(4) if s != other)  # no wilder than the prior
-    assert ai.seat_noise(wild, seat, ai.LEVELS["normal"]) == ai.LEVELS["normal"].noise
+    assert ai.seat_noise(wild, seat, replace(level, wild=0.0)) == level.noise  # off
     # in the tree: wild_tree of the extra noise, for the wild seat only; nothing when off
     tree = ai.tree_noise(noise, replace(level, wild_tree=0.5))
     assert tree is not None and tree[other] == pytest.approx((noise[other] - level.noise) / 2)
     assert [x for s, x in enumerate(tree) if s != other] == [0.0] * 3
     assert ai.tree_noise(noise, level) is None
     assert ai.tree_noise(level.noise, replace(level, wild_tree=0.5)) is None
+
+
+def test_a_table_read_as_wild_takes_off_the_own_excess_correction() -> None:
+    state = play_to(GAME.new_game("WOWN", None, 4), lambda s: s.round == 4 and s.phase == "bid")
+    seat = GAME.to_move(state)
+    assert seat is not None
+    other = (seat + 2) % 4
+    wild = with_counts(state, other, (6, 3, 3, 2, 4, 2))
+    level = replace(ai.LEVELS["normal"], wild=0.1, wild_noise=0.7, wild_bids=0.0, wild_own=1.0)
+    weights = ai.wild_weights(wild, seat, level)
+    assert weights is not None and weights[seat] == 0.0 and weights[other] > 0.8
+    assert ai.own_weight(wild, seat, level) == pytest.approx(1.0 - weights[other] / 3)
+    assert ai.own_weight(wild, seat, replace(level, wild_own=0.5)) == pytest.approx(
+        1.0 - weights[other] / 6
+    )
+    # off, or nobody read as wilder than the prior: the whole correction
+    assert ai.own_weight(wild, seat, replace(level, wild_own=0.0)) == 1.0
+    calm = with_counts(state, other, (10, 3, 5, 0, 4, 0))
+    assert ai.own_weight(calm, seat, level) == 1.0
+    # a hair wilder than the prior (less than WILD_WEIGHT_FLOOR of the way): no weight at all
+    hair = with_counts(state, other, (0, 0, 1, 0, 2, 2))
+    odds = ai.wild_odds(hair, seat, 0.1)
+    assert odds is not None and 0.0 < (odds[other] - 0.1) / 0.9 < ai.WILD_WEIGHT_FLOOR
+    assert ai.wild_weights(hair, seat, level) == [0.0] * 4
+    assert ai.seat_noise(hair, seat, level) == [level.noise] * 4
+    assert ai.own_weight(hair, seat, level) == 1.0
+    assert ai.wild_weights(wild, seat, replace(level, wild=0.0)) is None
 
 
 def test_a_seat_that_bids_at_random_is_read_as_wild_from_its_hands() -> None:

@@ -984,12 +984,42 @@ def seat_noise(state: WizardState, seat: int, level: Level) -> Noise:
     certain. A seat read as no wilder than the prior, or not read yet, keeps ``Level.noise``:
     the reading changes nothing at a table where nobody has shown wild play. One number for
     every seat when ``Level.wild`` is 0."""
+    weights = wild_weights(state, seat, level)
+    if weights is None:
+        return level.noise
+    gap = level.wild_noise - level.noise
+    return [level.noise + weight * gap for weight in weights]
+
+
+# A weight under this is taken as 0: a sensible player's first round or two can read a hair
+# wilder than the prior (weights up to 0.01-0.06), which changed nothing on average but changed
+# the games' random draws from there on (BENCHMARKS.md, Wizard pool, eleventh pass)
+WILD_WEIGHT_FLOOR = 0.1
+
+
+def wild_weights(state: WizardState, seat: int, level: Level) -> list[float] | None:
+    """How far each seat's choices moved it from the prior share of wild players
+    (``Level.wild``) toward certainly wild (:func:`wild_odds`): 0 for a seat read as no wilder
+    than the prior (or not read yet, or less than ``WILD_WEIGHT_FLOOR`` of the way), 1 for one
+    read as wild for sure; None when off."""
     odds = wild_odds(state, seat, level.wild, level.wild_bids)
     if odds is None:
-        return level.noise
+        return None
     prior = level.wild
-    gap = level.wild_noise - level.noise
-    return [level.noise + max(0.0, (p - prior) / (1.0 - prior)) * gap for p in odds]
+    weights = [max(0.0, (p - prior) / (1.0 - prior)) for p in odds]
+    return [weight if weight >= WILD_WEIGHT_FLOOR else 0.0 for weight in weights]
+
+
+def own_weight(state: WizardState, seat: int, level: Level) -> float:
+    """How much of its own excess (:func:`own_excess`) ``seat`` lets move its bids: all of it,
+    less ``Level.wild_own`` times the mean weight of the others read as wild
+    (:func:`wild_weights`). The own excess stands for what the simulations miss about the
+    table; once the wild seats play at random in them too, it would count that twice."""
+    weights = wild_weights(state, seat, level) if level.wild_own > 0.0 else None
+    if weights is None:
+        return 1.0
+    others = [weight for other, weight in enumerate(weights) if other != seat]
+    return 1.0 - level.wild_own * sum(others) / len(others)
 
 
 # -- card play by ISMCTS -------------------------------------------------------------------------
@@ -1143,7 +1173,9 @@ class Level:
     playouts then use ``wild_noise`` instead of ``noise``, as likely as they are wild, and
     ``wild_tree`` how much of that extra noise also holds in the search tree (:func:`tree_noise`;
     0: the tree lets every seat choose its best); ``wild_bids`` how much the reading weighs
-    each seat's bids against the hands it had (:func:`bids_log_likelihoods`; 0: not at all).
+    each seat's bids against the hands it had (:func:`bids_log_likelihoods`; 0: not at all),
+    ``wild_own`` how much a table read as wild takes off the seat's own-excess correction
+    (:func:`own_weight`; 0: nothing).
     The bids simulated are those within ``bid_width`` of the simple estimate, the window
     stretched toward the own excess by ``bid_reach`` of it (:func:`bid_candidates`; 0: not at
     all) and, once the duck gate is open (the read gate, if set, for ``bid_up_seats`` seats
@@ -1170,6 +1202,7 @@ class Level:
     wild_noise: float = 0.6
     wild_tree: float = 0.0
     wild_bids: float = 0.0
+    wild_own: float = 0.0
     bid_reach: float = 0.0
     bid_width: float = 2.0
     bid_up: float = 0.0
@@ -1184,7 +1217,12 @@ class Level:
 # search; and seat by seat, once a seat's own choices on the score sheet show it ducking
 # (``read_gate``): the same chance in card play, the ducker in the bid simulation
 # (``duck_bid``) and, once two seats show it, bids up to ``bid_up`` above the usual window
-# (``bid_up_seats``)
+# (``bid_up_seats``). And the seats that play at random (issue 19, tenth and eleventh passes),
+# read from their choices and from their bids against the hands they had (``wild``,
+# ``wild_bids``): their playouts at random as far as they are read wild (``wild_noise``), half
+# of that in the search tree (``wild_tree``), and the seat's own excess taken off as far as the
+# table is read wild (``wild_own``): against three random players, bids made from 64% to 72.4%
+# (normal) and 73.9% (hard) in full games (BENCHMARKS.md, Wizard pool, eleventh pass)
 READING: dict[str, Any] = {
     "prior": 10.0,
     "own": 8.0,
@@ -1195,6 +1233,11 @@ READING: dict[str, Any] = {
     "duck_bid": 0.3,
     "bid_up": 3.0,
     "bid_up_seats": 2,
+    "wild": 0.1,
+    "wild_noise": 1.0,
+    "wild_tree": 0.5,
+    "wild_bids": 1.0,
+    "wild_own": 1.0,
 }
 
 # Normal's card search has four times the budget it had before issue 19's sixth pass: against
@@ -1289,6 +1332,7 @@ def bid_values(
     gate: float = 0.0,
     upward: bool = False,
     read_gate: float = 0.0,
+    own_weight: float = 1.0,
 ) -> dict[int, float]:
     """The mean round points of each candidate bid of ``seat``, over the same worlds.
 
@@ -1298,9 +1342,9 @@ def bid_values(
     seats after it bid, and the round is played out with the play policy, with the same random
     choices for every candidate. ``seat``'s simulated tricks then move by its own excess in this
     game (:func:`own_excess`, ``own`` its prior in cards, ``upward`` as there) times the
-    round's hand size. ``duck``, ``gate`` and ``read_gate``: the ducker mixture of
-    :func:`duck_odds`; with a ``read_gate``, only the seats' own choices open it (not the seat's
-    own rows).
+    round's hand size and ``own_weight`` (:func:`own_weight`). ``duck``, ``gate`` and
+    ``read_gate``: the ducker mixture of :func:`duck_odds`; with a ``read_gate``, only the
+    seats' own choices open it (not the seat's own rows).
     """
     totals = dict.fromkeys(candidates, 0.0)
     worlds = max(1, sims // len(candidates))
@@ -1308,7 +1352,7 @@ def bid_values(
     source = BidWorlds(game, state, seat, tendencies(state, seat, prior))
     odds = duck_odds(state, seat, duck, gate, read_gate, table=read_gate <= 0.0)
     n = state.players
-    shift = own_excess(state, seat, own, upward) * state.round
+    shift = own_excess(state, seat, own, upward) * own_weight * state.round
     for done in range(1, worlds + 1):
         base, legal, world = source.world(rng)
         base.shift = mixed_shift(base.shift, odds, rng)
@@ -1435,7 +1479,7 @@ def level_candidates(
     once the score sheet favours duckers (:func:`duck_odds` with the gate: with a read gate,
     at least ``Level.bid_up_seats`` seats' own choices) and the own excess per card is above
     ``Level.bid_up_gate``."""
-    excess = own_excess(state, seat, level.own, level.own_up)
+    excess = own_excess(state, seat, level.own, level.own_up) * own_weight(state, seat, level)
     reach = level.bid_reach * excess * state.round
     up = 0.0
     if level.bid_up and excess > level.bid_up_gate:
@@ -1471,6 +1515,7 @@ def level_bid_values(
         level.duck_gate,
         level.own_up,
         level.read_gate,
+        own_weight(state, seat, level),
     )
 
 

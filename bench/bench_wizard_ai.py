@@ -321,35 +321,44 @@ def paired(args: argparse.Namespace) -> None:
 
     The games of a deal share its cards, so the difference of two players' results on the same
     deal varies far less than either result: the interval is over deals, as everywhere here.
+    ``--base-file``: the base's games are read from that file instead of ``--out`` (two versions
+    of the code, each with its own results file: the variant's in ``--out``).
     """
-    rows = read_rows(Path(args.out))
+    variant_rows = read_rows(Path(args.out))
+    base_rows = read_rows(Path(args.base_file)) if args.base_file else variant_rows
 
     def player(spec: str) -> tuple[str, str]:
         level, _, tune = spec.partition(":")
         return level, tune
 
+    def grouped(rows: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
+        groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+        for row in rows:
+            if row.get("round_set", 0) == args.rounds:
+                groups[(row["level"], row.get("tune", ""), row["opponent"])].append(row)
+        return groups
+
     first, second = player(args.variant), player(args.base)
-    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
-    for row in rows:
-        if row.get("round_set", 0) == args.rounds:
-            groups[(row["level"], row.get("tune", ""), row["opponent"])].append(row)
+    variants, bases = grouped(variant_rows), grouped(base_rows)
     opponents = sorted(
-        {o for (lv, t, o) in groups if (lv, t) == first}
-        & {o for (lv, t, o) in groups if (lv, t) == second}
+        {o for (lv, t, o) in variants if (lv, t) == first}
+        & {o for (lv, t, o) in bases if (lv, t) == second}
     )
-    print(f"| vs | deals | {args.variant} minus {args.base}: win share | score diff | bids made |")
+    base_name = f"{args.base} ({args.base_file})" if args.base_file else args.base
+    print(f"| vs | deals | {args.variant} minus {base_name}: win share | score diff | bids made |")
     print("|---|---:|---|---|---|")
     pooled: list[tuple[float, ...]] = []
     for opponent in opponents:
-        a = deal_means(groups[(*first, opponent)])
-        b = deal_means(groups[(*second, opponent)])
+        a = deal_means(variants[(*first, opponent)])
+        b = deal_means(bases[(*second, opponent)])
         deals = sorted(set(a) & set(b))
         diffs = [tuple(x - y for x, y in zip(a[d], b[d], strict=True)) for d in deals]
         pooled += diffs
         print(paired_row(opponent, diffs))
     if len(opponents) > 1:
         print(paired_row("all of them", pooled))
-    print(f"\n95% intervals over deals. {machine()}. Results: `{args.out}`.")
+    source = f"`{args.out}` and `{args.base_file}`" if args.base_file else f"`{args.out}`"
+    print(f"\n95% intervals over deals. {machine()}. Results: {source}.")
 
 
 def paired_row(name: str, diffs: Sequence[tuple[float, ...]]) -> str:
@@ -547,6 +556,9 @@ def main() -> None:
     parser.add_argument("--baseline", default="", help="compare: a copy of engine/tapete")
     parser.add_argument("--variant", default="normal:", help="paired: level:tune to measure")
     parser.add_argument("--base", default="normal:", help="paired: level:tune to measure against")
+    parser.add_argument(
+        "--base-file", default="", help="paired: the base's results, if not in --out"
+    )
     args = parser.parse_args()
     if args.deals is None:
         args.deals = 12 if args.mode in ("latency", "compare") else 250

@@ -127,6 +127,49 @@ def test_a_mixed_table_rotates_through_every_seat(
     assert "| heuristic, 3 rounds | duck+high+noisy | 4 (1) |" in capsys.readouterr().out
 
 
+def test_paired_reads_the_base_from_its_own_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two versions of the code, each with its results file: the per-deal differences."""
+
+    def rows(made: list[int]) -> str:
+        """Deals 0 and 1, the level in every seat, making ``made[deal]`` of 5 bids and winning."""
+        return "".join(
+            json.dumps(
+                {
+                    "level": "normal",
+                    "opponent": "random",
+                    "deal": deal,
+                    "seat": seat,
+                    "scores": [100 if s == seat else 0 for s in range(4)],
+                    "winners": [seat],
+                    "made": [made[deal] if s == seat else 1 for s in range(4)],
+                    "rounds": 5,
+                    "seconds": 1.0,
+                }
+            )
+            + "\n"
+            for deal in (0, 1)
+            for seat in range(4)
+        )
+
+    after, before = tmp_path / "after.jsonl", tmp_path / "before.jsonl"
+    after.write_text(rows([4, 5]))
+    before.write_text(rows([3, 3]))
+    args = argparse.Namespace(
+        out=str(after), base_file=str(before), variant="normal:", base="normal:", rounds=0
+    )
+    bench.paired(args)
+    # bids made +20 and +40 points on the two deals: +30 on average; the rest level
+    out = capsys.readouterr().out
+    assert "| random | 2 | +0.0 [+0.0, +0.0] | +0.0 [+0.0, +0.0] | +30.0 [" in out
+    args.base_file = ""  # one file: the variant against itself
+    bench.paired(args)
+    assert "| random | 2 | +0.0 [+0.0, +0.0] | +0.0 [+0.0, +0.0] | +0.0 [+0.0, +0.0] |" in (
+        capsys.readouterr().out
+    )
+
+
 def test_a_short_game_spreads_its_rounds_over_the_game() -> None:
     assert bench.round_set(5) == [3, 6, 9, 12, 15]
     assert bench.round_set(0) == list(range(1, 16)) == bench.round_set(15)

@@ -810,12 +810,12 @@ def test_the_bid_window_widens_upward_once_the_table_looks_like_duckers() -> Non
     legal = list(range(10))
     expected = ai.estimate_tricks(state.hands[seat], state.trump, 4)
     made = with_own_rows(state, seat, 0)  # on its bid every round: the gate shut, plain window
-    assert ai.level_candidates(level, made, seat, expected, legal) == ai.bid_candidates(
+    assert ai.level_candidates(level, made, seat, expected, legal, None) == ai.bid_candidates(
         expected, legal
     )
     over = with_own_rows(state, seat, 2)  # two over every round: up to the excess, 3 further
     shift = ai.own_excess(over, seat, 8.0, upward=True) * state.round
-    wide = ai.level_candidates(level, over, seat, expected, legal)
+    wide = ai.level_candidates(level, over, seat, expected, legal, None)
     assert shift > 0.0
     assert wide == [b for b in legal if expected - 1.0 <= b <= expected + shift + 5.0]
 
@@ -886,13 +886,15 @@ def test_a_seat_that_takes_spare_tricks_is_read_as_wild() -> None:
     flood = ai.wild_odds(with_counts(state, other, (600, 300, 600, 300, 600, 300)), seat, 0.1)
     assert flood is not None and flood[other] == pytest.approx(1.0)
     level = replace(ai.LEVELS["normal"], wild=0.1, wild_noise=0.7, wild_tree=0.0, wild_bids=0.0)
-    noise = ai.seat_noise(wild, seat, level)
+    noise = ai.seat_noise(level, ai.wild_weights(wild, seat, level))
     assert isinstance(noise, list) and noise[seat] == level.noise
     assert noise[other] == pytest.approx(
         level.noise + (odds[other] - 0.1) / 0.9 * (0.7 - level.noise)
     )
     assert all(noise[s] == level.noise for s in range(4) if s != other)  # no wilder than the prior
-    assert ai.seat_noise(wild, seat, replace(level, wild=0.0)) == level.noise  # off
+    assert (
+        ai.seat_noise(level, ai.wild_weights(wild, seat, replace(level, wild=0.0))) == level.noise
+    )  # off
     # in the tree: wild_tree of the extra noise, for the wild seat only; nothing when off
     tree = ai.tree_noise(noise, replace(level, wild_tree=0.5))
     assert tree is not None and tree[other] == pytest.approx((noise[other] - level.noise) / 2)
@@ -910,21 +912,21 @@ def test_a_table_read_as_wild_takes_off_the_own_excess_correction() -> None:
     level = replace(ai.LEVELS["normal"], wild=0.1, wild_noise=0.7, wild_bids=0.0, wild_own=1.0)
     weights = ai.wild_weights(wild, seat, level)
     assert weights is not None and weights[seat] == 0.0 and weights[other] > 0.8
-    assert ai.own_weight(wild, seat, level) == pytest.approx(1.0 - weights[other] / 3)
-    assert ai.own_weight(wild, seat, replace(level, wild_own=0.5)) == pytest.approx(
+    assert ai.own_weight(level, seat, weights) == pytest.approx(1.0 - weights[other] / 3)
+    assert ai.own_weight(replace(level, wild_own=0.5), seat, weights) == pytest.approx(
         1.0 - weights[other] / 6
     )
     # off, or nobody read as wilder than the prior: the whole correction
-    assert ai.own_weight(wild, seat, replace(level, wild_own=0.0)) == 1.0
+    assert ai.own_weight(replace(level, wild_own=0.0), seat, weights) == 1.0
     calm = with_counts(state, other, (10, 3, 5, 0, 4, 0))
-    assert ai.own_weight(calm, seat, level) == 1.0
+    assert ai.own_weight(level, seat, ai.wild_weights(calm, seat, level)) == 1.0
     # a hair wilder than the prior (less than WILD_WEIGHT_FLOOR of the way): no weight at all
     hair = with_counts(state, other, (0, 0, 1, 0, 2, 2))
     odds = ai.wild_odds(hair, seat, 0.1)
     assert odds is not None and 0.0 < (odds[other] - 0.1) / 0.9 < ai.WILD_WEIGHT_FLOOR
     assert ai.wild_weights(hair, seat, level) == [0.0] * 4
-    assert ai.seat_noise(hair, seat, level) == [level.noise] * 4
-    assert ai.own_weight(hair, seat, level) == 1.0
+    assert ai.seat_noise(level, ai.wild_weights(hair, seat, level)) == [level.noise] * 4
+    assert ai.own_weight(level, seat, ai.wild_weights(hair, seat, level)) == 1.0
     assert ai.wild_weights(wild, seat, replace(level, wild=0.0)) is None
 
 
@@ -1004,8 +1006,11 @@ def test_the_wide_bid_window_waits_for_enough_seats_that_duck() -> None:
     assert plain != wide
     a, b = (seat + 1) % 4, (seat + 2) % 4
     one = with_choices(over, a, 4, 4)
-    assert ai.level_candidates(level, one, seat, expected, legal) == plain
-    assert ai.level_candidates(replace(level, bid_up_seats=1), one, seat, expected, legal) == wide
+    assert ai.level_candidates(level, one, seat, expected, legal, None) == plain
+    assert (
+        ai.level_candidates(replace(level, bid_up_seats=1), one, seat, expected, legal, None)
+        == wide
+    )
     first = one.history[0]
     two = replace(
         one,
@@ -1018,4 +1023,4 @@ def test_the_wide_bid_window_waits_for_enough_seats_that_duck() -> None:
             *one.history[1:],
         ),
     )
-    assert ai.level_candidates(level, two, seat, expected, legal) == wide
+    assert ai.level_candidates(level, two, seat, expected, legal, None) == wide

@@ -889,11 +889,12 @@ def bids_log_likelihoods(state: WizardState, other: int) -> tuple[float, float]:
     that bids at random; (0, 0) with no row that kept its cards."""
     rows = [row for row in state.history if row.cards]
     wild = -sum(math.log(row.round + 1) for row in rows)
+    estimates = [estimate_tricks(row.cards[other], row.trump, state.players) for row in rows]
     leans = []
     for lean in BID_LEANS:
         total = 0.0
-        for row in rows:
-            centre = estimate_tricks(row.cards[other], row.trump, state.players) + lean
+        for row, estimate in zip(rows, estimates, strict=True):
+            centre = estimate + lean
             bids = range(row.round + 1)
             near = [math.exp(-0.5 * ((b - centre) / BID_SPREAD) ** 2) for b in bids]
             chance = (1.0 - BID_STRAYS) * near[row.bids[other]] / sum(near)
@@ -977,31 +978,20 @@ def tree_noise(noise: Noise, level: Level) -> list[float] | None:
     return extra if any(extra) else None
 
 
-def seat_noise(state: WizardState, seat: int, level: Level) -> Noise:
-    """The playouts' chance of a random card for each seat: ``Level.noise``, and for a seat
-    whose choices make it likelier to play wild than the prior (:func:`wild_odds`, prior
-    ``Level.wild``) up to ``Level.wild_noise``, in proportion to how far they moved it toward
-    certain. A seat read as no wilder than the prior, or not read yet, keeps ``Level.noise``:
-    the reading changes nothing at a table where nobody has shown wild play. One number for
-    every seat when ``Level.wild`` is 0."""
-    weights = wild_weights(state, seat, level)
-    if weights is None:
-        return level.noise
-    gap = level.wild_noise - level.noise
-    return [level.noise + weight * gap for weight in weights]
-
-
 # A weight under this is taken as 0: a sensible player's first round or two can read a hair
 # wilder than the prior (weights up to 0.01-0.06), which changed nothing on average but changed
 # the games' random draws from there on (BENCHMARKS.md, Wizard pool, eleventh pass)
 WILD_WEIGHT_FLOOR = 0.1
 
+Weights = list[float] | None  # per seat, from :func:`wild_weights` (None: the reading is off)
 
-def wild_weights(state: WizardState, seat: int, level: Level) -> list[float] | None:
+
+def wild_weights(state: WizardState, seat: int, level: Level) -> Weights:
     """How far each seat's choices moved it from the prior share of wild players
     (``Level.wild``) toward certainly wild (:func:`wild_odds`): 0 for a seat read as no wilder
     than the prior (or not read yet, or less than ``WILD_WEIGHT_FLOOR`` of the way), 1 for one
-    read as wild for sure; None when off."""
+    read as wild for sure; None when off. It reads only the score sheet: once per decision
+    serves the bid, the trump choice's every suit and the card search alike."""
     odds = wild_odds(state, seat, level.wild, level.wild_bids)
     if odds is None:
         return None
@@ -1010,13 +1000,25 @@ def wild_weights(state: WizardState, seat: int, level: Level) -> list[float] | N
     return [weight if weight >= WILD_WEIGHT_FLOOR else 0.0 for weight in weights]
 
 
-def own_weight(state: WizardState, seat: int, level: Level) -> float:
-    """How much of its own excess (:func:`own_excess`) ``seat`` lets move its bids: all of it,
-    less ``Level.wild_own`` times the mean weight of the others read as wild
-    (:func:`wild_weights`). The own excess stands for what the simulations miss about the
-    table; once the wild seats play at random in them too, it would count that twice."""
-    weights = wild_weights(state, seat, level) if level.wild_own > 0.0 else None
+def seat_noise(level: Level, weights: Weights) -> Noise:
+    """The playouts' chance of a random card for each seat: ``Level.noise``, and for a seat
+    whose choices make it likelier to play wild than the prior (``weights``, from
+    :func:`wild_weights`) up to ``Level.wild_noise``, in proportion to how far they moved it
+    toward certain. A seat read as no wilder than the prior, or not read yet, keeps
+    ``Level.noise``: the reading changes nothing at a table where nobody has shown wild play.
+    One number for every seat when the reading is off (``weights`` None)."""
     if weights is None:
+        return level.noise
+    gap = level.wild_noise - level.noise
+    return [level.noise + weight * gap for weight in weights]
+
+
+def own_weight(level: Level, seat: int, weights: Weights) -> float:
+    """How much of its own excess (:func:`own_excess`) ``seat`` lets move its bids: all of it,
+    less ``Level.wild_own`` times the mean weight of the others read as wild (``weights``,
+    from :func:`wild_weights`). The own excess stands for what the simulations miss about the
+    table; once the wild seats play at random in them too, it would count that twice."""
+    if weights is None or level.wild_own <= 0.0:
         return 1.0
     others = [weight for other, weight in enumerate(weights) if other != seat]
     return 1.0 - level.wild_own * sum(others) / len(others)
@@ -1040,7 +1042,7 @@ class WizardDomain:
         self.seat = seat
         self.hidden = hidden_bidders(game, state, seat)
         self.spite = level.spite
-        self.noise = seat_noise(state, seat, level)
+        self.noise = seat_noise(level, wild_weights(state, seat, level))
         self.tree_noise = tree_noise(self.noise, level)
         self.chance = chance
         self.scale = 10.0 * (state.round + 2)
@@ -1472,14 +1474,20 @@ def later_bids(
 
 
 def level_candidates(
-    level: Level, state: WizardState, seat: int, expected: float, legal: Sequence[int]
+    level: Level,
+    state: WizardState,
+    seat: int,
+    expected: float,
+    legal: Sequence[int],
+    weights: Weights,
 ) -> list[int]:
-    """:func:`bid_candidates` for ``level``: reaching toward the seat's own excess by
-    ``Level.bid_reach`` of it, ``Level.bid_width`` either side, and ``Level.bid_up`` higher
-    once the score sheet favours duckers (:func:`duck_odds` with the gate: with a read gate,
-    at least ``Level.bid_up_seats`` seats' own choices) and the own excess per card is above
+    """:func:`bid_candidates` for ``level``: reaching toward the seat's own excess (less what
+    the wild ``weights`` take off: :func:`own_weight`) by ``Level.bid_reach`` of it,
+    ``Level.bid_width`` either side, and ``Level.bid_up`` higher once the score sheet favours
+    duckers (:func:`duck_odds` with the gate: with a read gate, at least
+    ``Level.bid_up_seats`` seats' own choices) and the own excess per card is above
     ``Level.bid_up_gate``."""
-    excess = own_excess(state, seat, level.own, level.own_up) * own_weight(state, seat, level)
+    excess = own_excess(state, seat, level.own, level.own_up) * own_weight(level, seat, weights)
     reach = level.bid_reach * excess * state.round
     up = 0.0
     if level.bid_up and excess > level.bid_up_gate:
@@ -1499,8 +1507,9 @@ def level_bid_values(
     rng: Rng,
     sims: int,
     candidates: Sequence[int],
+    weights: Weights,
 ) -> dict[int, float]:
-    """:func:`bid_values` with ``level``'s knobs."""
+    """:func:`bid_values` with ``level``'s knobs and the seats' wild ``weights``."""
     return bid_values(
         game,
         state,
@@ -1508,14 +1517,14 @@ def level_bid_values(
         rng,
         sims,
         candidates,
-        seat_noise(state, seat, level),
+        seat_noise(level, weights),
         level.prior,
         level.duck_bid,
         level.own,
         level.duck_gate,
         level.own_up,
         level.read_gate,
-        own_weight(state, seat, level),
+        own_weight(level, seat, weights),
     )
 
 
@@ -1525,11 +1534,12 @@ def choose_bid(
     """The legal bid with the best expected points, and the value of every candidate."""
     legal = [int(m.value) for m in game.legal_moves(state, seat)]
     expected = estimate_tricks(state.hands[seat], state.trump, state.players)
-    candidates = level_candidates(level, state, seat, expected, legal)
+    weights = wild_weights(state, seat, level)
+    candidates = level_candidates(level, state, seat, expected, legal, weights)
     if len(candidates) == 1:
         return Move("bid", candidates[0]), {candidates[0]: 0.0}
     sims = scaled(level.bid_sims)
-    values = level_bid_values(level, game, state, seat, rng, sims, candidates)
+    values = level_bid_values(level, game, state, seat, rng, sims, candidates, weights)
     best = max(candidates, key=lambda b: (values[b], -abs(b - expected), -b))
     return Move("bid", best), values
 
@@ -1545,12 +1555,16 @@ def choose_trump(
     sims = max(1, scaled(level.bid_sims) // len(SUITS))
     seed = rng.next_u64()
     outer = CURRENT_PROGRESS.get()
+    weights = wild_weights(state, seat, level)  # the score sheet's: the same for every suit
     for i, suit in enumerate(SUITS):
         chosen = game.play(state, seat, Move("trump", suit))
         expected = estimate_tricks(state.hands[seat], suit, state.players)
-        candidates = level_candidates(level, state, seat, expected, range(state.round + 1))
+        bids = range(state.round + 1)
+        candidates = level_candidates(level, state, seat, expected, bids, weights)
         with reporting_progress(suit_progress(outer, i)):
-            by_bid = level_bid_values(level, game, chosen, seat, Rng(seed), sims, candidates)
+            by_bid = level_bid_values(
+                level, game, chosen, seat, Rng(seed), sims, candidates, weights
+            )
         values[suit] = max(by_bid.values())
     best = max(SUITS, key=lambda s: (values[s], -SUITS.index(s)))
     return Move("trump", best), values

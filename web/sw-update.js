@@ -16,11 +16,9 @@ const TAKEOVER_MS = 10_000;
 export async function registerServiceWorker(hooks) {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
   navigator.serviceWorker.addEventListener("controllerchange", () => {
-    // The first install claims the page: nothing to reload. Later, only an update we asked for.
-    if (requested && !reloading) {
-      reloading = true;
-      location.reload();
-    }
+    // The first install claims the page: nothing to reload. Later, only an update we asked for,
+    // once it is activated (see reloadWhenActivated).
+    if (requested) reloadWhenActivated(navigator.serviceWorker.controller);
   });
   try {
     registration = (await navigator.serviceWorker.register("sw.js")) || null;
@@ -61,13 +59,33 @@ export async function activateWaiting() {
   const waiting = current.waiting;
   if (!waiting || !navigator.serviceWorker.controller) return false;
   requested = true;
+  reloadWhenActivated(waiting);
   waiting.postMessage({ type: "skipWaiting" });
-  setTimeout(() => {
-    if (reloading) return;
-    reloading = true;
-    location.reload();
-  }, TAKEOVER_MS);
+  setTimeout(reloadOnce, TAKEOVER_MS);
   return true;
+}
+
+/**
+ * Reload once ``worker`` is activated. The page is handed to the new version (controllerchange)
+ * as soon as it starts activating, before its activate event has run (old caches deleted, the
+ * page claimed). A reload then sends its navigation to a worker still activating, which the
+ * browser holds until activation ends; now and then in CI it never ended, and the page stayed
+ * blank. Waiting for "activated" sends the reload to a worker that is ready.
+ */
+function reloadWhenActivated(worker) {
+  if (!worker || worker.state === "activated") {
+    reloadOnce();
+    return;
+  }
+  worker.addEventListener("statechange", () => {
+    if (worker.state === "activated") reloadOnce();
+  });
+}
+
+function reloadOnce() {
+  if (reloading) return;
+  reloading = true;
+  location.reload();
 }
 
 /** Called when no game is running (home screen): take a waiting update now. */

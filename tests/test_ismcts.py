@@ -722,6 +722,192 @@ def test_high_evidence_reads_the_rounds_cards_against_the_worlds_hand() -> None:
     assert ai.world_high_ratio(led_low, []) == 1.0  # its only card: no choice, no evidence
 
 
+# both style readings on; the ducker's prior is the score sheet's reading (duck_odds): 0.3
+STYLE_READING = ai.Level(
+    iterations=40, per_card=20, max_plays=4_000, bid_sims=40, duck=0.3, high_read=0.3, duck_read=1.0
+)
+
+
+def high_round(hands: Sequence[Sequence[str]], plays: Sequence[str]) -> WizardState:
+    """Round 3 with these hands (trump yellow, every bid 1, seat 0 leads), the plays made."""
+    state = GAME.deal_round(GAME.new_game("HREAD", None, 4), 3)
+    dealt = {c for hand in hands for c in hand}
+    stock = tuple(c for c in DECK if c not in dealt and c != "Y1")
+    state = replace(
+        state,
+        hands=tuple(tuple(hand) for hand in hands),
+        stock=stock,
+        trump_card="Y1",
+        trump="Y",
+        phase="play",
+        bids=(1, 1, 1, 1),
+        leader=0,
+        dealer=3,
+    )
+    for card in plays:
+        seat = GAME.to_move(state)
+        assert seat is not None
+        state = GAME.apply(state, seat, Move("play", card))
+    return state
+
+
+def cards(*codes: str) -> set[int]:
+    return {DECK.index(c) for c in codes}
+
+
+def test_high_blocks_are_the_cards_an_always_high_player_would_have_played() -> None:
+    hands = [
+        ["R1", "G2", "B5"],
+        ["R9", "R12", "G7"],  # follows R1 with R9 although it holds R12: not always high
+        ["G13", "B2", "B3"],  # void in red: G13, its dearest card? yellow is trump
+        ["Y4", "Y5", "N2"],  # void in red, trumps with Y5
+    ]
+    state = high_round(hands, ["R1", "R9", "G13", "Y5"])
+    events = ai.style_events(state, 0, ai.GRABBED)
+    assert events[0] == []  # the seat's own cards say nothing
+    blocks = [ai.style_blocks(e) for e in events]
+    # seat 1 followed suit: no red card above R9 and no Wizard, whatever else it holds
+    red_above = {f"R{r}" for r in range(10, 14)} | {"Z1", "Z2", "Z3", "Z4"}
+    assert set(ai.bits_of(blocks[1] or 0)) == cards(*red_above)
+    # seat 2 could play any card: none dearer than G13 (with red led), so no trump, no red
+    two = set(ai.bits_of(blocks[2] or 0))
+    assert cards("Y2", "Y13", "R2", "R13", "Z1") <= two
+    assert not two & cards("G12", "B13", "N1")
+    assert set(ai.bits_of(blocks[3] or 0)) == cards(
+        *{f"Y{r}" for r in range(6, 14)}, "Z1", "Z2", "Z3", "Z4"
+    )
+    # public: the hands the seat cannot see do not change them
+    swapped = replace(state, hands=(state.hands[0], state.hands[2], state.hands[1], state.hands[3]))
+    assert ai.style_events(swapped, 0, ai.GRABBED) == events
+    # once seat 1 plays the R12 it held, it did not play its dearest card: no reading
+    later = high_round(hands, ["R1", "R9", "G13", "Y5", "Y4", "G2", "R12"])
+    assert ai.style_blocks(ai.style_events(later, 0, ai.GRABBED)[1]) is None
+
+
+def test_duck_blocks_are_the_cards_a_ducker_would_have_played() -> None:
+    hands = [
+        ["R8", "G2", "B5"],
+        ["R9", "R3", "G7"],  # takes R8 with R9 although it holds R3, which would lose
+        ["R2", "R7", "B3"],  # ducks under R9 with R7, its dearest loser
+        ["B13", "Y2", "N2"],  # void in red (yellow is trump): B13 loses
+    ]
+    state = high_round(hands, ["R8", "R9", "R7", "B13"])
+    events = ai.style_events(state, 0, ai.DUCKED)
+    blocks = [ai.style_blocks(e) for e in events]
+    reds = {f"R{r}" for r in range(1, 9)}
+    jesters = {"N1", "N2", "N3", "N4"}
+    # seat 1 took the trick: a ducker would have held no red loser, nor a cheaper card to follow
+    assert set(ai.bits_of(blocks[1] or 0)) == cards(*reds, *jesters)
+    # seat 2 lost with R7: no dearer loser of the suit (R8 and R9 count, both out already)
+    assert set(ai.bits_of(blocks[2] or 0)) == cards("R8", "R9")
+    # seat 3 could play anything: the cards dearer than B13 that lose are red, and G13 (the
+    # same rank, after it in the order of the codes)
+    assert set(ai.bits_of(blocks[3] or 0)) == cards(*reds, "R9", "G13")
+    # the likelihood of a world: seat 2 with R2 had a choice a ducker makes so
+    assert ai.style_ratio(events[2], cards("R2", "B3")) == pytest.approx(ai.DEAREST)
+    # once seat 1 leads the R3 it held, it was no ducker
+    later = high_round(hands, ["R8", "R9", "R7", "B13", "R3"])
+    assert ai.style_blocks(ai.style_events(later, 0, ai.DUCKED)[1]) is None
+
+
+def test_worlds_of_a_style_reading_hold_none_of_the_blocked_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hands = [
+        ["R1", "G2", "B5", "B6"],
+        ["R9", "G7", "Y3", "Y8"],
+        ["R5", "B2", "B3", "G4"],
+        ["R6", "Y5", "N2", "G5"],
+    ]
+    state = high_round(hands, ["R1", "R9", "R5", "R6"])
+    level = STYLE_READING
+    # no score sheet yet: every other seat as likely to be always high as the prior says
+    monkeypatch.setattr(
+        ai,
+        "high_priors",
+        lambda state, seat, prior: [0.0 if s == seat else prior for s in range(4)],
+    )
+    domain = ai.WizardDomain(GAME, state, 1, level, random.Random(3))
+    assert domain.style_ducks  # the style reading weighs those seats' ducking, not mixed_shift
+    assert set(domain.styles) <= {0, 2, 3} and domain.styles
+    rng, drawn = Rng(4), Counter()
+    for _ in range(300):
+        dealt, _bids, styled = domain.style_world(rng)
+        for s, style in styled.items():
+            drawn[style] += 1
+            blocks = next(b for st, _odds, b in domain.styles[s] if st == style)
+            assert not set(dealt[s]) & blocks
+        sim = domain.determinize(rng)  # the seat's own hand, no card seen dealt again
+        held = [c for hand in sim.hands for c in hand]
+        assert sorted(sim.hands[1]) == sorted(cards("G7", "Y3", "Y8"))
+        assert len(held) == len(set(held)) == 12
+        assert not set(held) & cards("R1", "R9", "R5", "R6", "Y1")
+    assert drawn[ai.GRABBED] and drawn[ai.DUCKED]  # worlds of both readings
+    # a reading no deal can fit falls back to the plain worlds
+    every = frozenset(range(len(DECK)))
+    domain.styles = {s: [(ai.GRABBED, 1.0, every)] for s in domain.styles}
+    domain.style_blocked = {}
+    dealt, _bids, styled = domain.style_world(Rng(5))
+    assert styled == {} and all(len(dealt[s]) == 3 for s in domain.styles)
+
+
+def test_the_score_sheet_tells_an_always_high_player_from_the_others() -> None:
+    """The finished rounds' cards (public) replayed: a seat that played its dearest legal card
+    at every choice is believed always high, one that did not is not, and before any choice
+    nobody is."""
+    state = play_to(GAME.new_game("HPRI", None, 4), lambda s: s.round == 4 and s.phase == "bid")
+    assert ai.high_priors(replace(state, history=()), 0, 0.1) == [0.0] * 4
+    row = state.history[-1]  # round 3, the heuristic bots' cards
+    counts = ai.dearest_counts(row)
+    assert all(sum(c) <= row.round for c in counts) and any(c[1] for c in counts)
+    # the same round with seat 1's cards replaced by what an always-high player would play
+    high = high_row(row, 1)
+    assert ai.dearest_counts(high)[1][1] == 0 and ai.dearest_counts(high)[1][0] > 0
+    priors = ai.high_priors(replace(state, history=(high,)), 0, 0.1)
+    k = ai.dearest_counts(high)[1][0]
+    assert priors[0] == 0.0 and priors[1] > 0.1
+    assert priors[1] == pytest.approx(0.1 * ai.DEAREST**k / (0.1 * ai.DEAREST**k + 0.9))
+    assert all(priors[s] < 0.01 for s in (2, 3) if ai.dearest_counts(high)[s][1])
+
+
+def high_row(row: Any, seat: int) -> Any:
+    """``row`` with ``seat``'s cards replayed as an always-high player's, the others' as they
+    were (each plays its next card if it is legal, else its first legal one)."""
+    from tapete.wizard.cards import legal_cards, trick_winner
+
+    n = len(row.bids)
+    hands = [list(hand) for hand in row.cards]
+    played: list[list[str]] = [[] for _ in range(n)]
+    trump = ai.trump_number(row.trump)
+    leader = (row.dealer + 1) % n
+    for _ in range(row.round):
+        trick: list[str] = []
+        led = ai.NO_LED
+        for k in range(n):
+            s = (leader + k) % n
+            legal = legal_cards(hands[s], trick)
+            if s == seat:
+                key = ai.power_keys(trump, ai.NO_LED if led == ai.FREE else led)
+                card = max(legal, key=lambda c: key[DECK.index(c)])
+            else:
+                card = hands[s][0] if hands[s][0] in legal else legal[0]
+            number = DECK.index(card)
+            if led == ai.NO_LED:
+                suit = ai.SUIT[number]
+                led = ai.FREE if suit == ai.WIZ else led if suit == ai.JES else suit
+            trick.append(card)
+            hands[s].remove(card)
+            played[s].append(card)
+        leader = (leader + trick_winner(trick, row.trump)) % n
+    return replace(row, cards=tuple(tuple(p) for p in played))
+
+
+def test_the_style_reading_decides_from_the_view_alone() -> None:
+    level = STYLE_READING
+    state = play_to(GAME.new_game("HREADV", None, 4), lambda s: s.round == 5 and len(s.played) == 2)
+    assert_same_view_same_decision(state, level)
+
+
 def test_the_three_models_decide_from_the_view_alone() -> None:
     level = ai.Level(
         iterations=40, per_card=20, max_plays=4_000, bid_sims=40, duck=0.05, high=0.05, own=8.0

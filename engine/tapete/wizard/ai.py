@@ -33,6 +33,11 @@ choices read  a seat's choices on the score sheet (``RoundRecord.chances``, ``du
               evidence that it ducks, seat by seat (:func:`choices_ratio`, ``Level.read_gate``)
 always high   a seat that plays its dearest legal card every time (``GRABBED``; the third
               model of :meth:`WizardDomain.three_models`, off unless ``Level.high`` > 0)
+style read    a seat's cards of this round read as those of an always-high player (or a
+              ducker): as likely as they and the finished rounds make it, a world of the card
+              search plays it so and deals it none of the cards that style would have played
+              instead of its own (:func:`style_events`, :meth:`WizardDomain.style_world`,
+              ``Level.high_read``, ``Level.duck_read``)
 level         easy (the simple bot with noise), normal and hard (search budgets)
 
 Budgets are counted in simulated games (iterations), never in seconds, so a move reproduces
@@ -53,8 +58,16 @@ from typing import Any
 from ..bots.ismcts import CURRENT_PROGRESS, Progress, reporting_progress, search
 from ..rng import Rng
 from .bots import simple_bot, trick_estimate
-from .cards import DECK, DECK_NUMBER, SUITS
-from .game import Move, Wizard, WizardState, WorldSampler, round_points
+from .cards import DECK, DECK_NUMBER, SUITS, legal_cards, trick_winner
+from .game import (
+    Move,
+    RoundRecord,
+    Wizard,
+    WizardState,
+    WorldSampler,
+    deal_respecting_voids,
+    round_points,
+)
 
 # -- cards as numbers ----------------------------------------------------------------------------
 
@@ -840,7 +853,102 @@ def world_high_ratio(events: Sequence[tuple[int, int, int]], hand: Sequence[int]
     return ratio
 
 
+# The reading of always-high players and duckers from the round's cards (``Level.high_read``,
+# ``Level.duck_read``): how many worlds estimate a seat's likelihood ratio, and the chance under
+# which a seat is not read so
+STYLE_READ_WORLDS = 32
+STYLE_READ_FLOOR = 0.05
+
+
 SUIT_BITS = tuple(sum(1 << c for c in range(CARDS) if SUIT[c] == suit) for suit in range(4))
+ALL_BITS = (1 << CARDS) - 1
+
+
+def bits_of(bits: int) -> list[int]:
+    """The card numbers of a set of cards as bits."""
+    return [c for c in range(CARDS) if bits >> c & 1]
+
+
+Style = tuple[int, int, int, int, int]  # later, suit, bad if it followed, bad if void, block
+
+
+def style_events(state: WizardState, seat: int, style: float) -> list[list[Style]]:
+    """Per other seat, what each card it played this round says of a player who always plays
+    its dearest legal card (``style`` ``GRABBED``) or always ducks (``DUCKED``: the dearest
+    card that loses the trick as it stands, else its weakest; it leads its weakest).
+
+    One tuple per card: (the cards it played from then on, as bits ``1 << card``; the cards of
+    the suit it had to follow, if any; the cards that, held, show it did not play so, had it
+    held that suit and had it not; the cards it cannot hold now if it did, whatever it held).
+    :func:`style_ratio` reads the first four against a world's hand. Public: the round's cards.
+    """
+    n = state.players
+    out: list[list[Style]] = [[] for _ in range(n)]
+    trump = trump_number(state.trump)
+    table = beats_table(trump)
+    later_at = cards_from_here_on(state, n)
+    index = 0
+    for trick in (*state.played, state.trick):
+        led, best = NO_LED, -1
+        for other, code in trick:
+            card = CARD_NUMBER[code]
+            if other != seat:
+                key = power_keys(trump, NO_LED if led == FREE else led)
+                dearer = sum(1 << c for c in range(CARDS) if key[c] > key[card])
+                cheaper = ALL_BITS & ~dearer & ~(1 << card)
+                if style == GRABBED:
+                    bad = dearer
+                elif best < 0:  # a ducker leads its weakest card
+                    bad = cheaper
+                else:
+                    row = (best + 1) * CARDS
+                    losers = sum(1 << c for c in range(CARDS) if not table[row + c])
+                    bad = (losers | cheaper) if table[row + card] else (losers & dearer)
+                suit_bits = SUIT_BITS[led] if 0 <= led < 4 else 0
+                followed = bad & (suit_bits | WILD_BITS)
+                if not suit_bits or SUIT[card] not in (led, WIZ, JES):
+                    block = bad  # it led, or showed it had none of the suit: any card was legal
+                elif SUIT[card] == led:
+                    block = followed
+                elif suit_bits & ~followed:  # a Wizard or Jester: it may have held the suit
+                    block = followed & bad
+                else:  # had it held the suit, it would have played one: it had none
+                    block = bad
+                out[other].append((later_at[index], suit_bits, followed, bad, block))
+            if best < 0 or table[(best + 1) * CARDS + card]:
+                best = card
+            if led == NO_LED:
+                led = FREE if SUIT[card] == WIZ else led if SUIT[card] == JES else SUIT[card]
+            index += 1
+    return out
+
+
+def style_ratio(events: Sequence[Style], hand: Sequence[int]) -> float:
+    """The likelihood ratio (the style over a bid player) of a seat's ``events`` with
+    ``hand``: each choice it had counts ``DEAREST`` if the style would have made it, else
+    ``NOT_DEAREST``."""
+    ratio = 1.0
+    now = sum(1 << c for c in hand)
+    for later, suit_bits, followed, bad, _block in events:
+        held = now | later
+        if held & suit_bits:
+            legal, wrong = held & (suit_bits | WILD_BITS), followed
+        else:
+            legal, wrong = held, bad
+        if legal & (legal - 1):  # a choice
+            ratio *= NOT_DEAREST if legal & wrong else DEAREST
+    return ratio
+
+
+def style_blocks(events: Sequence[Style]) -> int | None:
+    """The cards a seat cannot hold now if it played the style all round, as bits; None if a
+    card it played later shows it did not."""
+    blocks = 0
+    for later, _suit, _followed, _bad, block in events:
+        if block & later:
+            return None
+        blocks |= block
+    return blocks
 
 
 def mixed_styles(
@@ -955,6 +1063,58 @@ def wild_odds(state: WizardState, seat: int, prior: float, bids: float = 0.0) ->
     return out
 
 
+@lru_cache(maxsize=256)
+def dearest_counts(row: RoundRecord) -> tuple[tuple[int, int], ...]:
+    """Per seat, of its choices in a finished round (more than one legal card), how many times
+    it played its dearest legal card and how many times another one: the round replayed from
+    the score sheet's cards (``RoundRecord.cards``, every seat's cards in the order played,
+    public once the round is over). Nothing without them (rows saved before they were kept)."""
+    n = len(row.bids)
+    counts = [[0, 0] for _ in range(n)]
+    if not row.cards or any(len(hand) != row.round for hand in row.cards):
+        return tuple((0, 0) for _ in range(n))
+    hands = [list(hand) for hand in row.cards]
+    trump = trump_number(row.trump)
+    leader = (row.dealer + 1) % n
+    for _ in range(row.round):
+        trick: list[str] = []
+        led = NO_LED
+        for k in range(n):
+            seat = (leader + k) % n
+            card = hands[seat][0]
+            legal = legal_cards(hands[seat], trick)
+            if len(legal) > 1:
+                key = power_keys(trump, NO_LED if led == FREE else led)
+                dearest = max(legal, key=lambda c: key[CARD_NUMBER[c]])
+                counts[seat][0 if card == dearest else 1] += 1
+            number = CARD_NUMBER[card]
+            if led == NO_LED:
+                led = FREE if SUIT[number] == WIZ else led if SUIT[number] == JES else SUIT[number]
+            trick.append(card)
+            hands[seat].pop(0)
+        leader = (leader + trick_winner(trick, row.trump)) % n
+    return tuple((a, b) for a, b in counts)
+
+
+def high_priors(state: WizardState, seat: int, prior: float) -> list[float]:
+    """Each other seat's chance to play its dearest legal card always, before this round's
+    cards are read (:meth:`WizardDomain.read_styles`): ``prior``, the share of such players,
+    weighed by its choices in the finished rounds (:func:`dearest_counts`), each
+    ``DEAREST`` times likelier of such a player if it played its dearest card, else
+    ``NOT_DEAREST``. A seat not seen choosing yet is not believed to be one (0), nor ``seat``."""
+    out = [0.0] * state.players
+    for other in range(state.players):
+        if other == seat:
+            continue
+        dearest = sum(dearest_counts(row)[other][0] for row in state.history)
+        others = sum(dearest_counts(row)[other][1] for row in state.history)
+        if not dearest + others:
+            continue
+        ratio = math.exp(dearest * math.log(DEAREST) + others * math.log(NOT_DEAREST))
+        out[other] = prior * ratio / (prior * ratio + 1.0 - prior)
+    return out
+
+
 def choices_log_likelihood(counts: tuple[int, int, int, int], ducks: float, takes: float) -> float:
     """The log of how likely a seat's ``counts`` (last chances, last ducked, spares, took) are
     for a player who ducks a last chance with chance ``ducks`` and takes a spare choice with
@@ -1057,14 +1217,117 @@ class WizardDomain:
         self.evidence = duck_evidence(state, self.hidden) if self.odds is not None else []
         self.high = level.high
         self.high_events = high_evidence(state, seat) if self.high > 0.0 else []
+        # per hidden seat: (its shift, the chance it plays so, the cards it then cannot hold)
+        self.styles: dict[int, list[tuple[float, float, frozenset[int]]]] = {}
+        self.style_ducks: set[int] = set()  # seats whose ducking the style reading weighs
+        self.style_blocked: dict[
+            tuple[tuple[int, float], ...], dict[int, frozenset[int]] | None
+        ] = {}
+        priors: dict[float, list[float]] = {}
+        if level.high_read > 0.0:
+            priors[GRABBED] = high_priors(state, seat, level.high_read)
+        if level.duck_read > 0.0 and self.odds is not None:
+            priors[DUCKED] = [level.duck_read * p for p in self.odds]
+        if priors and (state.played or state.trick):
+            self.read_styles(priors)
         self.played = {
             s: [CARD_NUMBER[c] for c in round_hand(state, s)[len(state.hands[s]) :]]
             for s in self.hidden
         }
 
+    def read_styles(self, priors: dict[float, list[float]]) -> None:
+        """Each other seat's chance to be always high or a ducker this round (``priors``: per
+        style, by its shift, each seat's chance before the round's cards), from the round's
+        cards: the likelihood ratio of its plays (:func:`style_ratio`) averaged over worlds
+        drawn as the search draws them; and the cards it then cannot hold
+        (:func:`style_blocks`). A seat with no card played yet keeps its prior of ducking (and
+        may hold anything); one with no card played is not read as always high."""
+        sampler = self.sampler
+        seats = [s for s in sampler.others if sampler.sizes[s] > 0]
+        events = {style: style_events(self.state, self.seat, style) for style in priors}
+        read: list[tuple[int, float, int]] = []  # (seat, style, its blocks)
+        likely = {s: 1.0 - sum(p[s] for p in priors.values()) for s in seats}
+        for style, prior in priors.items():
+            for s in seats:
+                if prior[s] <= 0.0:
+                    continue
+                if not events[style][s]:
+                    likely[s] += prior[s]  # its cards say nothing yet
+                    if style == DUCKED:
+                        read.append((s, style, 0))
+                elif (blocks := style_blocks(events[style][s])) is not None:
+                    read.append((s, style, blocks))
+        measured = [i for i, (s, style, _b) in enumerate(read) if events[style][s]]
+        ratios = [1.0] * len(read)
+        if measured:
+            # a stream of its own, from public facts: the search's own draws stay as they were
+            played = sum(len(t) for t in self.state.played) + len(self.state.trick)
+            draws = Rng.derive("wizard", "style read", self.state.round, self.seat, played)
+            totals = dict.fromkeys(measured, 0.0)
+            for _ in range(STYLE_READ_WORLDS):
+                dealt, _bids = sampler.draw_numbers(draws)
+                for i in measured:
+                    s, style, _blocks = read[i]
+                    totals[i] += style_ratio(events[style][s], dealt[s])
+            for i in measured:
+                ratios[i] = totals[i] / STYLE_READ_WORLDS
+                s, style, _blocks = read[i]
+                likely[s] += priors[style][s] * ratios[i]
+        for i, (s, style, blocks) in enumerate(read):
+            odds = priors[style][s] * ratios[i] / likely[s]
+            if odds >= STYLE_READ_FLOOR:
+                self.styles.setdefault(s, []).append((style, odds, frozenset(bits_of(blocks))))
+                if style == DUCKED:  # this reading replaces the mixture of mixed_shift for it
+                    self.style_ducks.add(s)
+
+    def style_world(
+        self, rng: Rng
+    ) -> tuple[dict[int, list[int]], tuple[int | None, ...], dict[int, float]]:
+        """A world's hidden hands and bids with some seats drawn always high or ducking (each as
+        likely as ``styles`` says), holding none of the cards that style would have played
+        instead; and their shifts. If no deal fits (a reading is wrong somewhere), the world of
+        the plain sampler."""
+        drawn: dict[int, tuple[float, frozenset[int]]] = {}
+        for s, options in self.styles.items():
+            u = rng.random()
+            for style, odds, blocks in options:
+                if u < odds:
+                    drawn[s] = (style, blocks)
+                    break
+                u -= odds
+        sampler = self.sampler
+        key = tuple((s, style) for s, (style, _blocks) in drawn.items())
+        if drawn and key not in self.style_blocked:
+            self.style_blocked[key] = {
+                s: cards | drawn[s][1] if s in drawn else cards
+                for s, cards in sampler.blocked_numbers.items()
+            }
+        blocked = self.style_blocked.get(key) if drawn else None
+        if blocked is not None:
+            try:
+                hands = deal_respecting_voids(
+                    sampler.unseen_numbers, sampler.order, sampler.sizes, blocked, rng
+                )
+            except AssertionError:  # no deal fits every reading at once: never again
+                self.style_blocked[key] = None
+            else:
+                rng.skip_shuffle(len(sampler.unseen_numbers))
+                return hands, sampler.bids(rng), {s: style for s, (style, _b) in drawn.items()}
+        dealt, bids = sampler.draw_numbers(rng)
+        return dealt, bids, {}
+
     def determinize(self, rng: Rng) -> Round:
-        """``round_from_state(sample_world(...))`` with ``guess_bids``, made without the state."""
-        dealt, world_bids = self.sampler.draw_numbers(rng)  # new lists, the Round's to change
+        """``round_from_state(sample_world(...))`` with ``guess_bids``, made without the state.
+
+        Seats read as possibly always high or ducking (``Level.high_read``, ``duck_read``) are
+        drawn so, as likely as the round's cards make it, and then hold none of the cards such
+        a player would have played instead of its own (:meth:`style_world`), and play so.
+        """
+        styled: dict[int, float] = {}
+        if self.styles:
+            dealt, world_bids, styled = self.style_world(rng)
+        else:
+            dealt, world_bids = self.sampler.draw_numbers(rng)  # new lists, the Round's
         hands = [dealt[s] if s in dealt else list(hand) for s, hand in enumerate(self.start.hands)]
         bids = [int(bid or 0) for bid in world_bids]
         state = self.state
@@ -1073,6 +1336,8 @@ class WizardDomain:
             bids[s] = nearest_bid(expected, range(state.round + 1))
         sim = self.start.with_hands(hands, bids)
         odds = self.odds
+        if odds is not None and self.style_ducks:
+            odds = [0.0 if s in self.style_ducks else p for s, p in enumerate(odds)]
         if self.high > 0.0:  # three models: bid player, ducker, always high
             return self.three_models(sim, hands, rng)
         if odds is not None and any(self.evidence):
@@ -1082,6 +1347,11 @@ class WizardDomain:
                     ratio = odds[s] / (1.0 - odds[s]) * world_duck_ratio(events, hands[s])
                     odds[s] = ratio / (1.0 + ratio)
         sim.shift = mixed_shift(sim.shift, odds, rng)
+        if styled:
+            shift = list(sim.shift) if sim.shift is not None else [0.0] * sim.n
+            for s, style in styled.items():
+                shift[s] = style
+            sim.shift = shift
         return sim
 
     def three_models(self, sim: Round, hands: list[list[int]], rng: Rng) -> Round:
@@ -1177,7 +1447,12 @@ class Level:
     0: the tree lets every seat choose its best); ``wild_bids`` how much the reading weighs
     each seat's bids against the hands it had (:func:`bids_log_likelihoods`; 0: not at all),
     ``wild_own`` how much a table read as wild takes off the seat's own-excess correction
-    (:func:`own_weight`; 0: nothing).
+    (:func:`own_weight`; 0: nothing); ``high_read`` the share of players believed to play
+    their dearest legal card always, weighed by each seat's choices in the finished rounds
+    (:func:`high_priors`) and then by its cards of this round in the card search, which deals
+    a seat so read only the hands that fit (:meth:`WizardDomain.read_styles`; 0: off);
+    ``duck_read`` the same for duckers, from the score sheet's ducker odds (:func:`duck_odds`)
+    times ``duck_read`` (0: off; measured, not kept: twelfth pass).
     The bids simulated are those within ``bid_width`` of the simple estimate, the window
     stretched toward the own excess by ``bid_reach`` of it (:func:`bid_candidates`; 0: not at
     all) and, once the duck gate is open (the read gate, if set, for ``bid_up_seats`` seats
@@ -1198,6 +1473,8 @@ class Level:
     duck_gate: float = 0.0
     read_gate: float = 0.0
     high: float = 0.0
+    high_read: float = 0.0
+    duck_read: float = 0.0
     own: float = 0.0
     own_up: bool = False
     wild: float = 0.0
@@ -1224,7 +1501,10 @@ class Level:
 # ``wild_bids``): their playouts at random as far as they are read wild (``wild_noise``), half
 # of that in the search tree (``wild_tree``), and the seat's own excess taken off as far as the
 # table is read wild (``wild_own``): against three random players, bids made from 64% to 72.4%
-# (normal) and 73.9% (hard) in full games (BENCHMARKS.md, Wizard pool, eleventh pass)
+# (normal) and 73.9% (hard) in full games (BENCHMARKS.md, Wizard pool, eleventh pass). And
+# the seats whose finished rounds show them playing their dearest legal card at every choice:
+# read from this round's cards as always high, and dealt only the hands that fit
+# (``high_read``; BENCHMARKS.md, twelfth pass: against three always-high players, more bids made)
 READING: dict[str, Any] = {
     "prior": 10.0,
     "own": 8.0,
@@ -1240,6 +1520,7 @@ READING: dict[str, Any] = {
     "wild_tree": 0.5,
     "wild_bids": 1.0,
     "wild_own": 1.0,
+    "high_read": 0.1,
 }
 
 # Normal's card search has four times the budget it had before issue 19's sixth pass: against

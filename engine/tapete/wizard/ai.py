@@ -245,6 +245,15 @@ def strong_cards(trump: int, players: int, cards: int) -> tuple[bool, ...]:
     return tuple(trick_estimate(code, suit, players, cards) > 0.5 for code in DECK)
 
 
+def led_after(led: int, card: int) -> int:
+    """The suit to follow once ``card`` is played to a trick whose suit to follow was ``led``:
+    the first card that is not a Jester sets it (a Wizard: FREE)."""
+    if led != NO_LED:
+        return led
+    suit = SUIT[card]
+    return FREE if suit == WIZ else NO_LED if suit == JES else suit
+
+
 @lru_cache(maxsize=64)
 def power_keys(trump: int, led: int) -> tuple[int, ...]:
     """Per card number: the simple bot's ``power``, tie-broken by text code as it sorts."""
@@ -767,8 +776,7 @@ def duck_evidence(state: WizardState, hidden: frozenset[int]) -> list[list[tuple
                     sum(1 << c for c in range(CARDS) if SUIT[c] == led) if 0 <= led < 4 else 0
                 )
                 out[other].append((later_at[index], suit_bits, losers, winners, int(wins)))
-            if led == NO_LED:
-                led = FREE if SUIT[card] == WIZ else led if SUIT[card] == JES else SUIT[card]
+            led = led_after(led, card)
             if wins:
                 best, best_seat = card, other
             index += 1
@@ -835,8 +843,7 @@ def high_evidence(state: WizardState, seat: int) -> list[list[tuple[int, int, in
                 dearer = sum(1 << c for c in range(CARDS) if key[c] > key[card])
                 suit_bits = SUIT_BITS[led] if 0 <= led < 4 else 0
                 out[other].append((later_at[index], suit_bits, dearer))
-            if led == NO_LED:
-                led = FREE if SUIT[card] == WIZ else led if SUIT[card] == JES else SUIT[card]
+            led = led_after(led, card)
             index += 1
     return out
 
@@ -917,8 +924,7 @@ def style_events(state: WizardState, seat: int, style: float) -> list[list[Style
                 out[other].append((later_at[index], suit_bits, followed, bad, block))
             if best < 0 or table[(best + 1) * CARDS + card]:
                 best = card
-            if led == NO_LED:
-                led = FREE if SUIT[card] == WIZ else led if SUIT[card] == JES else SUIT[card]
+            led = led_after(led, card)
             index += 1
     return out
 
@@ -1088,8 +1094,7 @@ def dearest_counts(row: RoundRecord) -> tuple[tuple[int, int], ...]:
                 dearest = max(legal, key=lambda c: key[CARD_NUMBER[c]])
                 counts[seat][0 if card == dearest else 1] += 1
             number = CARD_NUMBER[card]
-            if led == NO_LED:
-                led = FREE if SUIT[number] == WIZ else led if SUIT[number] == JES else SUIT[number]
+            led = led_after(led, number)
             trick.append(card)
             hands[seat].pop(0)
         leader = (leader + trick_winner(trick, row.trump)) % n
@@ -1103,11 +1108,12 @@ def high_priors(state: WizardState, seat: int, prior: float) -> list[float]:
     ``DEAREST`` times likelier of such a player if it played its dearest card, else
     ``NOT_DEAREST``. A seat not seen choosing yet is not believed to be one (0), nor ``seat``."""
     out = [0.0] * state.players
+    rows = [dearest_counts(row) for row in state.history]
     for other in range(state.players):
         if other == seat:
             continue
-        dearest = sum(dearest_counts(row)[other][0] for row in state.history)
-        others = sum(dearest_counts(row)[other][1] for row in state.history)
+        dearest = sum(counts[other][0] for counts in rows)
+        others = sum(counts[other][1] for counts in rows)
         if not dearest + others:
             continue
         ratio = math.exp(dearest * math.log(DEAREST) + others * math.log(NOT_DEAREST))

@@ -536,15 +536,45 @@ def finished_record_minus_last_human_move() -> dict[str, Any]:
     }
 
 
+# Test hooks written into a copy of the built worker.js: the worker says when it starts to
+# save its memory snapshot, and holds its first save until the page says "go".
+HOLD_SNAPSHOT = (
+    "const IDLE_MS = 1000;",
+    "const IDLE_MS = 1000; let held = true; let go = false;"
+    " new BroadcastChannel('e2e-go').onmessage = () => { go = true; };",
+    "async function saveSnapshot(pyodide, key) {",
+    "async function saveSnapshot(pyodide, key) {"
+    " new BroadcastChannel('e2e-saving').postMessage(1);"
+    " while (held && !go) await new Promise((resolve) => setTimeout(resolve, 50)); held = false;",
+)
+LISTEN_SAVING = (
+    "window.e2eSaving = false;"
+    " new BroadcastChannel('e2e-saving').onmessage = () => { window.e2eSaving = true; };"
+)
+
+
+def hold_snapshots(dist: Path) -> None:
+    worker = dist / "worker.js"
+    text = worker.read_text()
+    for anchor, hooked in zip(HOLD_SNAPSHOT[::2], HOLD_SNAPSHOT[1::2], strict=True):
+        assert text.count(anchor) == 1, anchor
+        text = text.replace(anchor, hooked)
+    worker.write_text(text)
+
+
 def test_update_waits_until_the_game_is_left(browser: Any, tmp_path: Path) -> None:
-    """A new version installs in the background but takes over only away from a game."""
+    """A new version installs in the background but takes over only away from a game, and
+    once the engine has stored its memory snapshot (a reload that cut that write short while
+    the new version deleted the old caches left the page hung, now and then)."""
     build = load_build_module()
     dist = tmp_path / "dist"
     build.build(dist)
+    hold_snapshots(dist)
     server, url = build.serve_in_thread(dist, port=0)
     origin = url.rstrip("/")
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
     context.add_init_script(FAST_BOTS)
+    context.add_init_script(LISTEN_SAVING)
     requests: list[str] = []
     context.on("request", lambda request: requests.append(request.url))
     try:
@@ -564,10 +594,17 @@ def test_update_waits_until_the_game_is_left(browser: Any, tmp_path: Path) -> No
         shot(page, "20-update-ready-in-game")
         assert step(page) in ("bid", "play", "trump")  # the game goes on, on the old version
         assert sorted(js(page, sw_caches)) == sorted([f"tapete-{old}", "tapete-e2e-update"])
-        # Leaving the game lets the new version take over (the page reloads on the home screen).
+        # Leaving the game while the engine saves its snapshot: the new version waits for it.
+        wait_until(page, "window.e2eSaving", timeout=60)
         page.click("[data-testid=brand]")
+        page.wait_for_selector("[data-testid=home]")
+        page.wait_for_timeout(2000)
+        assert sorted(js(page, sw_caches)) == sorted([f"tapete-{old}", "tapete-e2e-update"])
+        # The snapshot stored, the new version takes over (the page reloads on the home screen).
+        js(page, "window.e2eOldPage = true; new BroadcastChannel('e2e-go').postMessage(1)")
         only_new = f"{sw_caches}.then((k) => k.length === 1 && k[0] === 'tapete-e2e-update')"
         wait_until(page, only_new, timeout=60)
+        wait_until(page, "window.e2eOldPage !== true", timeout=60)  # reloaded
         page.wait_for_selector("[data-testid=home]")
         wait_ready(page)
         assert page.locator("[data-testid=continue]").count() == 1

@@ -596,6 +596,7 @@ async function main() {
   app.engine.whenReady().catch(() => {}).then(() =>
     registerServiceWorker({
       inGame,
+      beforeTakeover: () => app.engine.quiet(),
       onUpdateReady: (ready) => {
         app.updateReady = ready;
         drawUpdateBanner();

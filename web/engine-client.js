@@ -10,6 +10,7 @@
 
 const BOOT_TIMEOUT_MS = 120_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
+const QUIET_TIMEOUT_MS = 120_000; // a snapshot's write on a slow disk; sw-update.js waits less
 // e2e tests shrink every timeout (a page never sets it); 1 in a real visit
 const TIMEOUT_SCALE = Number(globalThis.tapeteTimeoutScale) > 0 ? Number(globalThis.tapeteTimeoutScale) : 1;
 
@@ -115,6 +116,15 @@ export class EngineClient extends EventTarget {
       this.addEventListener("ready", () => resolve(this.info), { once: true });
       this.addEventListener("fatal", () => reject(new EngineError({ code: "fatal", message: this.fatalMessage })), { once: true });
     });
+  }
+
+  /**
+   * Before the page reloads into a new version: the worker makes no memory snapshot any more
+   * and finishes the one it is writing (resolves then; at once when the engine is not ready).
+   */
+  quiet() {
+    if (this.status !== "ready") return Promise.resolve();
+    return this.call("quiet", {}, { timeout: QUIET_TIMEOUT_MS }).then(() => undefined, () => undefined);
   }
 
   /**

@@ -9,12 +9,21 @@ let reloading = false;
 // work in flight for this page (seen in CI, now and then: it never took over). Reloading the
 // page, which is on the home screen with nothing to lose, ends that work and lets it take over.
 const TAKEOVER_MS = 10_000;
+// How long the page waits for its engine to be quiet (hooks.beforeTakeover) before it lets a
+// new version take over all the same.
+const QUIET_MS = 20_000;
+/** registerServiceWorker's hooks. */
+let pageHooks = { inGame: () => false, onUpdateReady: () => {}, beforeTakeover: () => Promise.resolve() };
 
 /**
- * @param {{inGame: () => boolean, onUpdateReady: (ready: boolean) => void}} hooks
+ * @param {{inGame: () => boolean, onUpdateReady: (ready: boolean) => void,
+ *   beforeTakeover?: () => Promise<void>}} hooks  beforeTakeover: settles once the page's
+ *   own Cache API writes are done (the engine's memory snapshot), so that the reload does not
+ *   cut one short while the new version deletes the old caches
  */
 export async function registerServiceWorker(hooks) {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  pageHooks = { ...pageHooks, ...hooks };
   navigator.serviceWorker.addEventListener("controllerchange", () => {
     // The first install claims the page: nothing to reload. Later, only an update we asked for,
     // once it is activated (see reloadWhenActivated).
@@ -48,7 +57,7 @@ export async function registerServiceWorker(hooks) {
   check();
 }
 
-/** Tell a waiting worker to take over; the page reloads on controllerchange. */
+/** Tell a waiting worker to take over, once the page is quiet; the page reloads once it is activated. */
 export async function activateWaiting() {
   if (!registration) return false;
   // Ask the browser afresh: the registration's state may have moved since the last event.
@@ -56,9 +65,16 @@ export async function activateWaiting() {
   try {
     current = (await navigator.serviceWorker.getRegistration()) || registration;
   } catch { /* keep the one we have */ }
-  const waiting = current.waiting;
-  if (!waiting || !navigator.serviceWorker.controller) return false;
+  if (!current.waiting || !navigator.serviceWorker.controller || requested) return false;
   requested = true;
+  await Promise.race([pageHooks.beforeTakeover().catch(() => {}), new Promise((resolve) => setTimeout(resolve, QUIET_MS))]);
+  const waiting = current.waiting;
+  if (!waiting || pageHooks.inGame()) {
+    // gone meanwhile, or a game started while the engine finished its snapshot: later
+    requested = false;
+    if (waiting) pageHooks.onUpdateReady(true);
+    return false;
+  }
   reloadWhenActivated(waiting);
   waiting.postMessage({ type: "skipWaiting" });
   setTimeout(reloadOnce, TAKEOVER_MS);

@@ -26,9 +26,17 @@ let dead = false;
 /** Set while a snapshot may still be made: {pyodide, key}. */
 let pendingSnapshot = null;
 let idleTimer = null;
+/** The snapshot being written, if any (a promise that never rejects). */
+let saving = null;
+/** Set by a "quiet" request: the page is about to reload, so no snapshot is made any more. */
+let quieted = false;
 
 // Set before any await: a message sent while we boot must not be lost.
 self.onmessage = (event) => {
+  if (event.data && event.data.op === "quiet") {
+    quiet(event.data.id);
+    return;
+  }
   if (handle) answer(event.data);
   else queue.push(event.data);
   whenIdle();
@@ -315,8 +323,22 @@ function whenIdle(delay = IDLE_MS) {
       return;
     }
     pendingSnapshot = null;
-    saveSnapshot(pyodide, key);
+    saving = saveSnapshot(pyodide, key);
   }, delay);
+}
+
+/**
+ * The page is about to hand itself to a new version and reload (sw-update.js): start no
+ * snapshot from now on, and answer once a snapshot being written is stored. A reload that cut
+ * the 30 MB write short while the new service worker deleted the old version's cache now and
+ * then left Chromium's Cache Storage hung, and with it the reloaded page (seen in e2e).
+ */
+async function quiet(id) {
+  quieted = true;
+  pendingSnapshot = null;
+  clearTimeout(idleTimer);
+  await saving;
+  post({ id, ok: true, result: { quiet: true } });
 }
 
 /**
@@ -496,7 +518,7 @@ async function boot() {
 json.dumps([game for game in tapete.GAMES if "tapete." + game in sys.modules])`));
   if (snapshotError) ready.snapshot_error = snapshotError;
   post(ready);
-  if (makeSnapshot) pendingSnapshot = { pyodide, key };
+  if (makeSnapshot && !quieted) pendingSnapshot = { pyodide, key };
   while (queue.length && !dead) answer(queue.shift());
   whenIdle();
 }

@@ -701,27 +701,6 @@ def test_a_seat_modelled_as_always_high_plays_its_dearest_card() -> None:
         assert fast.won == slow.won
 
 
-def test_high_evidence_reads_the_rounds_cards_against_the_worlds_hand() -> None:
-    state = play_to(GAME.new_game("HIGH", None, 4), lambda s: s.round == 5 and len(s.played) == 3)
-    events = ai.high_evidence(state, 0)
-    assert events[0] == []  # the seat's own cards say nothing
-    assert all(
-        len(events[s])
-        == sum(1 for t in state.played for p, _ in t if p == s)
-        + sum(1 for p, _ in state.trick if p == s)
-        for s in (1, 2, 3)
-    )
-    # public: the hands the seat cannot see do not change it
-    swapped = replace(state, hands=(state.hands[0], state.hands[2], state.hands[1], state.hands[3]))
-    assert ai.high_evidence(swapped, 0) == events
-    wizard, low, jester = DECK.index("Z1"), DECK.index("B2"), DECK.index("N1")
-    dearer = 1 << wizard
-    led_low = [(1 << low, 0, dearer)]  # it led B2 with a Wizard dearer
-    assert ai.world_high_ratio(led_low, [wizard]) == pytest.approx(ai.NOT_DEAREST)
-    assert ai.world_high_ratio(led_low, [jester]) == pytest.approx(ai.DEAREST)
-    assert ai.world_high_ratio(led_low, []) == 1.0  # its only card: no choice, no evidence
-
-
 # both style readings on; the ducker's prior is the score sheet's reading (duck_odds): 0.3
 STYLE_READING = ai.Level(
     iterations=40, per_card=20, max_plays=4_000, bid_sims=40, duck=0.3, high_read=0.3, duck_read=1.0
@@ -905,14 +884,6 @@ def high_row(row: Any, seat: int) -> Any:
 def test_the_style_reading_decides_from_the_view_alone() -> None:
     level = STYLE_READING
     state = play_to(GAME.new_game("HREADV", None, 4), lambda s: s.round == 5 and len(s.played) == 2)
-    assert_same_view_same_decision(state, level)
-
-
-def test_the_three_models_decide_from_the_view_alone() -> None:
-    level = ai.Level(
-        iterations=40, per_card=20, max_plays=4_000, bid_sims=40, duck=0.05, high=0.05, own=8.0
-    )
-    state = play_to(GAME.new_game("THREE", None, 4), lambda s: s.round == 4 and len(s.played) == 2)
     assert_same_view_same_decision(state, level)
 
 

@@ -31,8 +31,8 @@ ducker        a seat that ducks every trick it can: the other model of a seat in
 choices read  a seat's choices on the score sheet (``RoundRecord.chances``, ``ducked``: how
               often it ducked a trick it could have won while it needed tricks) read as
               evidence that it ducks, seat by seat (:func:`choices_ratio`, ``Level.read_gate``)
-always high   a seat that plays its dearest legal card every time (``GRABBED``; the third
-              model of :meth:`WizardDomain.three_models`, off unless ``Level.high`` > 0)
+always high   a seat that plays its dearest legal card every time (``GRABBED``; read by the
+              style reading)
 style read    a seat's cards of this round read as those of an always-high player (or a
               ducker): as likely as they and the finished rounds make it, a world of the card
               search plays it so and deals it none of the cards that style would have played
@@ -821,45 +821,6 @@ DEAREST = 2.5
 NOT_DEAREST = 0.02
 
 
-def high_evidence(state: WizardState, seat: int) -> list[list[tuple[int, int, int]]]:
-    """Per other seat, what each card it played in this round says of an always-high player.
-
-    One tuple per card: (the cards it played from then on, as bits ``1 << card``; the cards of
-    the suit it had to follow, if any; the cards dearer than the one it played, in the simple
-    bot's order of the moment, :func:`power_keys`). :func:`world_high_ratio` reads it against a
-    world's hand. Public: the round's cards only.
-    """
-    n = state.players
-    out: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
-    trump = trump_number(state.trump)
-    later_at = cards_from_here_on(state, n)
-    index = 0
-    for trick in (*state.played, state.trick):
-        led = NO_LED
-        for other, code in trick:
-            card = CARD_NUMBER[code]
-            if other != seat:
-                key = power_keys(trump, NO_LED if led == FREE else led)
-                dearer = sum(1 << c for c in range(CARDS) if key[c] > key[card])
-                suit_bits = SUIT_BITS[led] if 0 <= led < 4 else 0
-                out[other].append((later_at[index], suit_bits, dearer))
-            led = led_after(led, card)
-            index += 1
-    return out
-
-
-def world_high_ratio(events: Sequence[tuple[int, int, int]], hand: Sequence[int]) -> float:
-    """The likelihood ratio (always high over bid player) of a seat's ``events`` with ``hand``."""
-    ratio = 1.0
-    now = sum(1 << c for c in hand)
-    for later, suit_bits, dearer in events:
-        held = now | later
-        legal = held & (suit_bits | WILD_BITS) if held & suit_bits else held
-        if legal & (legal - 1):  # a choice
-            ratio *= NOT_DEAREST if legal & dearer else DEAREST
-    return ratio
-
-
 # The reading of always-high players and duckers from the round's cards (``Level.high_read``,
 # ``Level.duck_read``): how many worlds estimate a seat's likelihood ratio, and the chance under
 # which a seat is not read so
@@ -955,20 +916,6 @@ def style_blocks(events: Sequence[Style]) -> int | None:
             return None
         blocks |= block
     return blocks
-
-
-def mixed_styles(
-    shift: list[float] | None, duck: Sequence[float], high: Sequence[float], rng: Rng
-) -> list[float]:
-    """One world's ``Round.shift`` with three models of each seat: it ducks everything with
-    chance ``duck[seat]``, plays high always with chance ``high[seat]``, else aims as ``shift``
-    says. One draw per seat."""
-    base = shift if shift is not None else [0.0] * len(duck)
-    out = []
-    for x, d, h in zip(base, duck, high, strict=True):
-        u = rng.random()
-        out.append(DUCKED if u < d else GRABBED if u < d + h else x)
-    return out
 
 
 # How a seat uses the choices whose outcome it knew or could afford (the score sheet, public
@@ -1221,8 +1168,6 @@ class WizardDomain:
         self.start.shift = tendencies(state, seat, level.prior)
         self.odds = duck_odds(state, seat, level.duck, level.duck_gate, level.read_gate)
         self.evidence = duck_evidence(state, self.hidden) if self.odds is not None else []
-        self.high = level.high
-        self.high_events = high_evidence(state, seat) if self.high > 0.0 else []
         # per hidden seat: (its shift, the chance it plays so, the cards it then cannot hold)
         self.styles: dict[int, list[tuple[float, float, frozenset[int]]]] = {}
         self.style_ducks: set[int] = set()  # seats whose ducking the style reading weighs
@@ -1252,7 +1197,8 @@ class WizardDomain:
         seats = [s for s in sampler.others if sampler.sizes[s] > 0]
         events = {style: style_events(self.state, self.seat, style) for style in priors}
         read: list[tuple[int, float, int]] = []  # (seat, style, its blocks)
-        likely = {s: 1.0 - sum(p[s] for p in priors.values()) for s in seats}
+        # a bid player's share (both readings on may believe more than all of a seat: none left)
+        likely = {s: max(0.0, 1.0 - sum(p[s] for p in priors.values())) for s in seats}
         for style, prior in priors.items():
             for s in seats:
                 if prior[s] <= 0.0:
@@ -1280,7 +1226,7 @@ class WizardDomain:
                 s, style, _blocks = read[i]
                 likely[s] += priors[style][s] * ratios[i]
         for i, (s, style, blocks) in enumerate(read):
-            odds = priors[style][s] * ratios[i] / likely[s]
+            odds = priors[style][s] * ratios[i] / likely[s] if likely[s] > 0.0 else 0.0
             if odds >= STYLE_READ_FLOOR:
                 self.styles.setdefault(s, []).append((style, odds, frozenset(bits_of(blocks))))
                 if style == DUCKED:  # this reading replaces the mixture of mixed_shift for it
@@ -1344,8 +1290,6 @@ class WizardDomain:
         odds = self.odds
         if odds is not None and self.style_ducks:
             odds = [0.0 if s in self.style_ducks else p for s, p in enumerate(odds)]
-        if self.high > 0.0:  # three models: bid player, ducker, always high
-            return self.three_models(sim, hands, rng)
         if odds is not None and any(self.evidence):
             odds = list(odds)
             for s, events in enumerate(self.evidence):
@@ -1358,28 +1302,6 @@ class WizardDomain:
             for s, style in styled.items():
                 shift[s] = style
             sim.shift = shift
-        return sim
-
-    def three_models(self, sim: Round, hands: list[list[int]], rng: Rng) -> Round:
-        """The world's shift when each other seat may be a bid player, a ducker (prior
-        ``Level.duck``, read by :func:`duck_odds`) or always high (prior ``Level.high``), each
-        weighed by the round's cards against the hand the world gives it."""
-        n = sim.n
-        duck_prior = self.odds if self.odds is not None else [0.0] * n
-        duck, high = [0.0] * n, [0.0] * n
-        for s in range(n):
-            if s == self.seat:
-                continue
-            d = duck_prior[s]
-            h = self.high
-            b = max(0.0, 1.0 - d - h)
-            if self.evidence and self.evidence[s]:
-                d *= world_duck_ratio(self.evidence[s], hands[s])
-            if self.high_events[s]:
-                h *= world_high_ratio(self.high_events[s], hands[s])
-            total = b + d + h
-            duck[s], high[s] = d / total, h / total
-        sim.shift = mixed_styles(sim.shift, duck, high, rng)
         return sim
 
     def to_move(self, sim: Round) -> int | None:
@@ -1445,8 +1367,7 @@ class Level:
     evidence: in card play on top of the duck gate, in the bids (``duck_bid``, ``bid_up``)
     instead of it, ``own`` how many cards of no bias :func:`own_excess` assumes before it
     believes how the seat's own rounds have landed against its bids (0: it reads nothing),
-    ``own_up`` whether that correction only raises the bids, ``high`` the share of players
-    believed to play their dearest card always, in card play (:func:`high_evidence`; 0: off),
+    ``own_up`` whether that correction only raises the bids,
     ``wild`` the share of players believed to play wild (:func:`wild_odds`; 0: off), whose
     playouts then use ``wild_noise`` instead of ``noise``, as likely as they are wild, and
     ``wild_tree`` how much of that extra noise also holds in the search tree (:func:`tree_noise`;
@@ -1478,7 +1399,6 @@ class Level:
     duck_bid: float = 0.0
     duck_gate: float = 0.0
     read_gate: float = 0.0
-    high: float = 0.0
     high_read: float = 0.0
     duck_read: float = 0.0
     own: float = 0.0

@@ -12,13 +12,14 @@ from typing import Any
 from devices_helpers import (
     WAITING_FOR,
     check_no_leaks,
+    choose_seats,
     drive,
     host_record,
     pair_table,
     received,
     send_raw,
 )
-from ui_helpers import js, shot, step, wait_until
+from ui_helpers import js, shot, step, wait_ready, wait_until
 
 TOKEN_OF = "window.tapete.guest.token"
 GARBAGE_CODES = {
@@ -249,3 +250,21 @@ def test_a_saved_table_the_engine_refuses_is_set_aside(new_context: Any, app_url
     aside = js(page, "window.tapete.saves.listAside()")
     assert [entry["value"]["record"]["seed"] for entry in aside] == ["BADTABLE"]
     assert js(page, "localStorage.getItem('tapete.table')") is None
+
+
+def test_a_host_back_home_with_nobody_paired_lets_the_screen_lock(
+    new_context: Any, app_url: str
+) -> None:
+    """The host's screen is kept on from the table's lobby; a host who goes back to the home
+    screen before anyone joined lets it lock again, and the table shown again keeps it on."""
+    host = new_context().new_page()
+    host.goto(app_url + "#/new/willie")
+    wait_ready(host)
+    choose_seats(host, "willie", ["human", "remote"], {})
+    wait_until(host, "window.tapete.host.awake.held", timeout=10)
+    host.click("[data-testid=table-lobby] a[href='#/']")
+    host.wait_for_selector("[data-testid=home]")
+    wait_until(host, "!window.tapete.host.awake.held", timeout=10)
+    host.goto(app_url + "#/table")
+    host.wait_for_selector("[data-testid=table-lobby]")
+    wait_until(host, "window.tapete.host.awake.held", timeout=10)

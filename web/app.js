@@ -30,7 +30,7 @@ import { closeOverlay, showOverlay } from "./ui/overlay.js";
 import { PlayScreen } from "./ui/play.js";
 import { dealUrl, shareDeal } from "./ui/share.js";
 import { openJoin } from "./ui/join.js";
-import { openTable, savedTable, startTable } from "./ui/table.js";
+import { leaveTable, openTable, savedTable, startTable } from "./ui/table.js";
 
 /** Games the page can draw. A game in build.json without a renderer is not offered. */
 const RENDERERS = { lobo, rummikub, willie, wizard };
@@ -529,6 +529,7 @@ function route() {
   app.visit += 1;
   const hash = location.hash.replace(/^#\/?/, "");
   if (hash !== "play" && !hash.startsWith("play/")) stopSession();
+  if (hash !== "table") leaveTable();
   app.replay?.close();
   app.replay = null;
   closeOverlay();

@@ -15,6 +15,7 @@ globalThis.localStorage = {
 const { HostSession, loadTable } = await import("../../web/net/host.js");
 const { encodeAnswer, parseSdp } = await import("../../web/net/pairing.js");
 const { PROTOCOL_VERSION } = await import("../../web/net/protocol.js");
+const { ScreenAwake } = await import("../../web/net/awake.js");
 
 class FakeEngine {
   constructor() {
@@ -246,4 +247,51 @@ test("a guest whose hello comes before the host's accept() resolves stays connec
   settle();
   assert.equal(await accepted, 0);
   assert.equal(seat.status, "connected");
+});
+
+test("the host's screen stays on while the table is shown or a guest joined, until the end", async (t) => {
+  const { host } = table();
+  t.after(() => host.stop());
+  const requests = [];
+  const sentinels = [];
+  const document = Object.assign(new EventTarget(), { visibilityState: "visible" });
+  const navigator = {
+    wakeLock: {
+      request: async () => {
+        requests.push("screen");
+        const sentinel = Object.assign(new EventTarget(), { released: false, release: async () => { sentinel.released = true; } });
+        sentinels.push(sentinel);
+        return sentinel;
+      },
+    },
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  host.awake = new ScreenAwake({ navigator, document });
+  for (const seat of host.remote.values()) seat.status = "pairing";
+  host.keepAwake();
+  await settle();
+  assert.equal(host.awake.held, true, "the table's screen is shown");
+  host.setAway(true); // back to the home screen, nobody paired yet
+  await settle();
+  assert.equal(host.awake.held, false);
+  assert.equal(sentinels[0].released, true);
+  host.setAway(false);
+  await settle();
+  assert.equal(host.awake.held, true, "the table shown again");
+  host.remote.get(1).status = "connected";
+  host.changed();
+  host.setAway(true); // a guest waits at this table: the screen stays on
+  await settle();
+  assert.equal(host.awake.held, true);
+  host.remote.get(1).status = "missing";
+  host.changed();
+  await settle();
+  assert.equal(host.awake.held, true, "a guest that went quiet is still at the table");
+  host.broadcast({ ...host.game, snap: { ...host.game.snap, outcome: { winners: [0] } } });
+  await settle();
+  assert.equal(host.awake.held, false, "the game is over");
+  host.setAway(false);
+  await settle();
+  assert.equal(host.awake.held, false);
+  assert.equal(requests.length, 2, "asked once per time it was let go");
 });

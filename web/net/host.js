@@ -79,7 +79,9 @@ export class HostSession extends EventTarget {
     this.ticker = setInterval(() => this.tick(), TICK_MS);
     // the host's screen stays on while the table lives: every guest waits when it locks
     this.awake = new ScreenAwake();
-    this.awake.hold();
+    this.away = false; // the host's page shows another screen than the table
+    this.over = false;
+    this.keepAwake();
   }
 
   async init() {
@@ -94,7 +96,25 @@ export class HostSession extends EventTarget {
     for (const seat of this.remote.values()) seat.link?.close();
   }
 
+  /**
+   * Hold the screen on while the table lives, until its game is over, and while the table is
+   * shown or a guest has joined it (a guest waits for a host whose screen locks). A host who
+   * went back to the home screen with nobody paired lets the screen lock again.
+   */
+  keepAwake() {
+    const joined = [...this.remote.values()].some((seat) => seat.status === "connected" || seat.status === "missing");
+    if (!this.stopped && !this.over && (!this.away || joined)) this.awake.hold();
+    else this.awake.release();
+  }
+
+  /** The table's screen was left for another (`away`), or shown again. */
+  setAway(away) {
+    this.away = away;
+    this.keepAwake();
+  }
+
   changed() {
+    this.keepAwake();
     this.dispatchEvent(new Event("change"));
   }
 
@@ -347,7 +367,10 @@ export class HostSession extends EventTarget {
     const last = n ? game.record.moves[n - 1] : null;
     const state = game.snap.state;
     const over = Boolean(game.snap.outcome);
-    if (over) this.awake.release();
+    if (over) {
+      this.over = true;
+      this.keepAwake();
+    }
     const targets = [...this.remote.values()].filter((seat) => seat.status === "connected");
     this.sendChain = this.sendChain.then(async () => {
       for (const seat of targets) {

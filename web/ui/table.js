@@ -77,6 +77,11 @@ export async function startTable(ctx, setup) {
   location.hash = "#/table";
 }
 
+/** Another screen than #/table is shown: the table lives on, its screen may lock (host.js). */
+export function leaveTable() {
+  current?.setAway(true);
+}
+
 /** #/table: the current table, or the one saved on this device (a reload resumes it). */
 export async function openTable(ctx) {
   ctx.app.screen = "table";
@@ -104,6 +109,7 @@ export async function openTable(ctx) {
     }
   }
   const host = current;
+  host.setAway(false);
   if (!host.game) return showLobby(ctx, host);
   return showTablePlay(ctx, host);
 }

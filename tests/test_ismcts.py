@@ -734,6 +734,50 @@ def cards(*codes: str) -> set[int]:
     return {DECK.index(c) for c in codes}
 
 
+def test_a_seat_read_always_high_or_ducking_plays_so_in_the_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ``style_tree``, a seat read as always high or ducking with at least those odds (this
+    round's cards, or the score sheet's ducker odds) plays its style's card in the search's
+    tree, as a chance event, in the worlds that draw it so; a seat playing for its bid in a
+    world, a seat read less surely, and every seat with the knob off are left to the tree."""
+    hands = [["R1", "G2", "B5"], ["R13", "R4", "G9"], ["R5", "G4", "B2"], ["R2", "G5", "B3"]]
+    state = high_round(hands, ["R1"])
+    level = ai.Level(iterations=40, per_card=20, max_plays=4_000, bid_sims=40, style_tree=0.5)
+    domain = ai.WizardDomain(GAME, state, 0, level, random.Random(3))
+    assert domain.tree_styled == frozenset()  # nothing read
+    domain.styles = {1: [(ai.GRABBED, 0.7, frozenset())], 2: [(ai.DUCKED, 0.3, frozenset())]}
+    domain.odds = [0.9, 0.0, 0.2, 0.6]  # the seat's own odds never count
+    assert domain.styled_in_tree(0.5) == {1, 3}
+    assert domain.styled_in_tree(0.25) == {1, 2, 3}
+    assert domain.styled_in_tree(0.8) == domain.styled_in_tree(0.0) == frozenset()
+    domain.tree_styled = domain.styled_in_tree(0.5)
+    sim = ai.round_from_state(state)
+    moves = sim.legal()
+    assert sorted(DECK[m] for m in moves) == ["R13", "R4"]
+    for shift, card in ((ai.GRABBED, "R13"), (ai.DUCKED, "R4"), (0.0, None), (-0.5, None)):
+        sim.shift = [0.0, shift, 0.0, 0.0]
+        chosen = domain.erratic(sim, 1, moves, Rng(1))
+        assert (DECK[chosen] if chosen is not None else None) == card, shift
+    sim.shift = [0.0, ai.GRABBED, ai.GRABBED, 0.0]
+    assert domain.erratic(sim, 2, moves, Rng(1)) is None  # read less surely: the tree's choice
+    # the card search hands the hook to its tree when a seat is so read, even with no wild seat
+    given = []
+
+    def fake_search(*args: Any, erratic: Any = None, **kwargs: Any) -> Any:
+        given.append(erratic)
+        return search(*args, erratic=erratic, **kwargs)
+
+    monkeypatch.setattr(ai, "search", fake_search)
+    monkeypatch.setattr(
+        ai.WizardDomain, "styled_in_tree", lambda self, t: frozenset({2} if t > 0 else ())
+    )
+    for lev in (level, replace(level, style_tree=0.0)):
+        ai.card_values(GAME, state, 1, Rng(2), lev)
+    assert given[0] is not None and given[1] is None
+    assert ai.LEVELS["normal"].style_tree > 0.0 and ai.LEVELS["hard"].style_tree > 0.0
+
+
 def test_high_blocks_are_the_cards_an_always_high_player_would_have_played() -> None:
     hands = [
         ["R1", "G2", "B5"],

@@ -1181,6 +1181,7 @@ class WizardDomain:
             priors[DUCKED] = [level.duck_read * p for p in self.odds]
         if priors and (state.played or state.trick):
             self.read_styles(priors)
+        self.tree_styled = self.styled_in_tree(level.style_tree)
         self.played = {
             s: [CARD_NUMBER[c] for c in round_hand(state, s)[len(state.hands[s]) :]]
             for s in self.hidden
@@ -1231,6 +1232,19 @@ class WizardDomain:
                 self.styles.setdefault(s, []).append((style, odds, frozenset(bits_of(blocks))))
                 if style == DUCKED:  # this reading replaces the mixture of mixed_shift for it
                     self.style_ducks.add(s)
+
+    def styled_in_tree(self, threshold: float) -> frozenset[int]:
+        """The seats read as always high or ducking with odds of at least ``threshold``
+        (``Level.style_tree``; 0: none), which play so in the search's tree too: this round's
+        cards (:meth:`read_styles`) or the score sheet's ducker odds (:func:`duck_odds`)."""
+        if threshold <= 0.0:
+            return frozenset()
+        seats = {
+            s for s, options in self.styles.items() if max(o for _st, o, _b in options) >= threshold
+        }
+        if self.odds is not None:
+            seats |= {s for s, p in enumerate(self.odds) if p >= threshold and s != self.seat}
+        return frozenset(seats)
 
     def style_world(
         self, rng: Rng
@@ -1339,6 +1353,8 @@ class WizardDomain:
         chance_of = self.tree_noise[seat] if self.tree_noise is not None else 0.0
         if chance_of > 0.0 and len(moves) > 1 and self.chance.random() < chance_of:
             return moves[int(self.chance.random() * len(moves))]
+        if seat in self.tree_styled and sim.shift is not None and abs(sim.shift[seat]) >= GRAB_AIM:
+            return heuristic_card(sim, moves)  # read and drawn always high or ducking: it plays so
         return None
 
 
@@ -1384,7 +1400,9 @@ class Level:
     stretched toward the own excess by ``bid_reach`` of it (:func:`bid_candidates`; 0: not at
     all) and, once the duck gate is open (the read gate, if set, for ``bid_up_seats`` seats
     or more) and the own excess per card above ``bid_up_gate``, ``bid_up`` further up (0: not
-    at all).
+    at all). ``style_tree``: the odds from which a seat read as always high or ducking plays
+    so in the card search's tree as well as in its playouts, in the worlds that draw it so
+    (:meth:`WizardDomain.styled_in_tree`; 0: never, the tree choosing its best card for it).
     """
 
     iterations: int
@@ -1413,6 +1431,7 @@ class Level:
     bid_up: float = 0.0
     bid_up_gate: float = 0.0
     bid_up_seats: int = 1
+    style_tree: float = 0.0
 
 
 # What the other players have shown in this game (issue 19; BENCHMARKS.md, Wizard pool): their
@@ -1432,7 +1451,10 @@ class Level:
 # read from this round's cards as always high, and dealt only the hands that fit
 # (``high_read``; BENCHMARKS.md, twelfth pass: against three always-high players, more bids made).
 # The own excess is believed as if 16 cards of no bias came before the seat's own rounds (8 until
-# the fourteenth pass: 16 made about one bid in a hundred more at every table measured)
+# the fourteenth pass: 16 made about one bid in a hundred more at every table measured). A seat
+# read always high or ducking at odds of 0.5 or more plays so in the card search's tree too, not
+# only in its playouts (``style_tree``; fifteenth pass: against three duckers, bids made +7 to
+# +10 in a hundred; lower odds cost win share against sensible players)
 READING: dict[str, Any] = {
     "prior": 10.0,
     "own": 16.0,
@@ -1449,6 +1471,7 @@ READING: dict[str, Any] = {
     "wild_bids": 1.0,
     "wild_own": 1.0,
     "high_read": 0.1,
+    "style_tree": 0.5,
 }
 
 # Normal's card search has four times the budget it had before issue 19's sixth pass: against
@@ -1494,7 +1517,7 @@ def card_values(
         playout=domain.policy,
         order=domain.order,
         rollout=domain.rollout,
-        erratic=domain.erratic if domain.tree_noise is not None else None,
+        erratic=domain.erratic if domain.tree_noise is not None or domain.tree_styled else None,
     )
     stats = [(DECK[s.move], s.visits, s.mean) for s in result.stats]
     return Move("play", DECK[result.move]), stats

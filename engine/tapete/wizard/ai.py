@@ -1349,7 +1349,8 @@ class WizardDomain:
 
     def erratic(self, sim: Round, seat: int, moves: Sequence[int], rng: Rng) -> int | None:
         """In the tree, with the chance ``tree_noise`` gives the seat, a random legal card
-        (the search follows it instead of the seat's best); else None."""
+        (the search follows it instead of the seat's best); else, for a seat read always high
+        or ducking (``tree_styled``) and drawn so in this world, its style's card; else None."""
         chance_of = self.tree_noise[seat] if self.tree_noise is not None else 0.0
         if chance_of > 0.0 and len(moves) > 1 and self.chance.random() < chance_of:
             return moves[int(self.chance.random() * len(moves))]

@@ -229,7 +229,8 @@ def test_touch_swipe_scrolls_and_long_press_drags(new_context: Any, app_url: str
     x, y = center(page, hand("R5"))
     touch(cdp, "touchStart", x, y)
     page.wait_for_timeout(450)
-    assert page.locator(f"{hand('R5')}.mt-lifted").count() == 1
+    lifted = "[data-testid=hand-tile][data-code='R5'].mt-lifted"
+    wait_until(page, f"document.querySelectorAll({lifted!r}).length === 1", 5)
     shot(page, "rummikub-05-phone-long-press")
     nx, ny = center(page, "[data-testid=new-meld]")
     seen = set()

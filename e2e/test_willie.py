@@ -266,6 +266,7 @@ def test_three_players_draw_three_times_and_every_card_is_shown(
     page.fill("[data-testid=seed]", "WIL3T")
     wait_ready(page)
     page.click("[data-testid=start]")
+    counts = 0  # the moments every card was counted
     for turn in range(4):
         shown = page.wait_for_selector(
             "[data-testid=table][data-phase=draw][data-my-turn=true], [data-testid=round-summary]",
@@ -284,10 +285,13 @@ def test_three_players_draw_three_times_and_every_card_is_shown(
                 )
                 page.click("[data-testid=pass]")
         # The table says "not my turn" while the engine works too, and a bot may close the
-        # round soon after: count every card at the one moment the third draw is shown.
+        # round soon after: count every card at the one moment the third draw is shown. On a
+        # loaded machine that moment can pass between two looks, the next bot closing at once
+        # (its hand is short by the second turn): then the round's summary is what shows.
         counted = wait_until(
             page,
             f"""(() => {{
+              if (document.querySelector('[data-testid=round-summary]')) return 'closed';
               const size = (s) => Number(document.querySelector(
                 `[data-testid=hand-size-${{s}}]`)?.textContent.slice(1));
               if (size(0) !== {10 + 3 * (turn + 1)}) return null;
@@ -296,7 +300,13 @@ def test_three_players_draw_three_times_and_every_card_is_shown(
               return [0, 1, 2].map(size).reduce((a, b) => a + b, 0) + stock + table;
             }})()""",
         )
+        if counted == "closed":
+            assert turn > 0, "the round closed before the first count"
+            assert "closed" in page.inner_text("[data-testid=round-steps]")
+            break
         assert counted == 54
+        counts += 1
+    assert counts >= 1
 
 
 def test_a_wild_moved_on_the_table_keeps_its_declaration(new_context: Any, app_url: str) -> None:

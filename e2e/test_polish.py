@@ -37,6 +37,10 @@ OVERLAPS = """() => {
 }"""
 
 
+def moves_made(page: Any) -> int:
+    return int(page.get_attribute("[data-testid=play]", "data-moves") or 0)
+
+
 def overlaps(page: Any) -> list[str]:
     found: list[str] = wait_until(page, f"({OVERLAPS})()")["out"]
     return found
@@ -95,14 +99,16 @@ def test_wizard_plates_keep_their_numbers_and_no_card_hides_under_one(
         trick = (table.get_attribute("data-trick") or "").split()
         if table.get_attribute("data-phase") == "play" and len(trick) == 3:
             break
+        made = moves_made(page)
         page.click(
             "[data-testid=bid].legal"
             if table.get_attribute("data-phase") == "bid"
             else "[data-testid=trump-choice].legal, [data-testid=hand-card].legal"
         )
-        page.wait_for_selector(
-            "[data-testid=table][data-my-turn=false], [data-testid=round-continue]",
-            state="attached",
+        # the move is recorded (the table's "not my turn" can be too short to be seen when the
+        # next turn is ours again: a trick won, then our lead)
+        wait_until(
+            page, f"Number(document.querySelector('[data-testid=play]')?.dataset.moves) > {made}"
         )
     else:
         raise AssertionError("no trick with three cards before us")

@@ -264,7 +264,7 @@ class Site:
         self.dist = dist
         self.info = info
         self.bare = info.get("build") == "bare"
-        self.files = 0 if self.bare else len(tool.precache_list(self.dist))
+        self.files = 0 if self.bare else len(tool.precached(self.dist))
         self.counter = Counter()
         self.server: ThreadingHTTPServer | None = None
         self.h2: Any = None

@@ -10,7 +10,7 @@ from typing import Any
 
 from a11y_helpers import Audit, axe_script
 from records import bot_record, final_view
-from ui_helpers import plant_game, shot, wait_ready, wait_until
+from ui_helpers import moves_made, plant_game, shot, wait_ready, wait_until
 
 DATA = Path(__file__).resolve().parent / "data"
 PHONE = {"width": 390, "height": 844}
@@ -35,10 +35,6 @@ OVERLAPS = """() => {
   }
   return {out};
 }"""
-
-
-def moves_made(page: Any) -> int:
-    return int(page.get_attribute("[data-testid=play]", "data-moves") or 0)
 
 
 def overlaps(page: Any) -> list[str]:

@@ -116,7 +116,7 @@ def test_the_review_plugs_into_the_replay(new_context: Any, app_url: str) -> Non
     game_id = plant_game(page, bot_record("willie", "RP2", ("random",)), status="finished")
     page.evaluate(
         """async () => {
-          const replay = await import(new URL('ui/replay.js', document.baseURI).href);
+          const replay = window.tapete.replay;  // the page's own (it is one module)
           replay.addReplayExtension((screen) => {
             screen.addAction({id: 'test', label: 'Mark move 2', onclick: () => {
               screen.setMarks([{index: 1, grade: 'inaccuracy', title: 'here'}]);

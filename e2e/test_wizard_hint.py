@@ -11,6 +11,7 @@ from typing import Any
 
 from ui_helpers import (
     js,
+    moves_made,
     open_link,
     shot,
     step,
@@ -48,10 +49,6 @@ FIRST_SETTINGS = """
 def hint_calls(page: Any) -> list[dict[str, Any]]:
     calls: list[dict[str, Any]] = js(page, "window.__engineCalls || []")
     return [call for call in calls if call["op"] == "hint"]
-
-
-def moves_made(page: Any) -> int:
-    return int(page.get_attribute("[data-testid=play]", "data-moves") or 0)
 
 
 def move_at(page: Any, index: int) -> dict[str, Any]:

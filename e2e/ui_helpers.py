@@ -199,6 +199,11 @@ def table_state(page: Any) -> dict[str, Any]:
     )
 
 
+def moves_made(page: Any) -> int:
+    """How many moves the play screen has recorded (its ``data-moves``, which only grows)."""
+    return int(page.get_attribute("[data-testid=play]", "data-moves") or 0)
+
+
 def open_link(page: Any, url: str, link: str) -> None:
     page.goto(url + link)
     wait_ready(page)

@@ -31,6 +31,9 @@ PAGE = (
     '<!doctype html><meta http-equiv="Content-Security-Policy" content="default-src \'self\'; '
     "script-src 'self' 'wasm-unsafe-eval'\"><title>t</title>\n"
     '<script src="boot.js" async></script>\n'
+    '  <link rel="stylesheet" href="style.css">\n'
+    '  <link rel="stylesheet" href="styles/wizard.css">\n'
+    '<script type="module" src="app.js"></script>\n'
 )
 BOOT = "const START = /* build.json's start fields */ null;\nnew Worker('worker.js');\n"
 
@@ -44,8 +47,14 @@ def make_web(folder: Path, sw: str = SW) -> Path:
     (folder / "render").mkdir(parents=True)
     (folder / "index.html").write_text(PAGE, encoding="utf-8")
     (folder / "boot.js").write_text(BOOT, encoding="utf-8")
-    (folder / "app.js").write_text("export const x = 1;\n", encoding="utf-8")
-    (folder / "render" / "wizard.js").write_text("export {};\n", encoding="utf-8")
+    (folder / "app.js").write_text(
+        'import { seats } from "./render/wizard.js";\nexport const x = seats + 1;\n',
+        encoding="utf-8",
+    )
+    (folder / "render" / "wizard.js").write_text("export const seats = 4;\n", encoding="utf-8")
+    (folder / "styles").mkdir()
+    (folder / "style.css").write_text("body { margin: 0; }\n", encoding="utf-8")
+    (folder / "styles" / "wizard.css").write_text(".card { color: red; }\n", encoding="utf-8")
     (folder / "manifest.webmanifest").write_text("{}\n", encoding="utf-8")
     (folder / ".hidden").write_text("not shipped\n", encoding="utf-8")
     (folder / "sw.js").write_text(sw, encoding="utf-8")
@@ -92,6 +101,7 @@ def test_dist_layout(built: tuple[Path, dict[str, Any]], tool: ModuleType) -> No
     runtime = {f"pyodide/{name}" for name in tool.PYODIDE_LOADER} | {f"pyodide/{tool.STDLIB_PYC}"}
     wheel = f"engine/tapete-{__version__}-py3-none-any.whl"
     web = {"index.html", "app.js", "render/wizard.js", "manifest.webmanifest", "sw.js"}
+    web |= {"style.css", "styles/wizard.css", "app.css"}  # app.css: both, folded
     strings = {"i18n/en.json", "i18n/es.json"}  # web/i18n/<lang>/*.json merged
     # the pinned npm libraries (QR codes), each file where the page loads it
     vendor = {
@@ -124,6 +134,27 @@ def test_boot_is_inlined_with_the_start_fields_and_its_hash(
     assert json.loads(found.group(1)) == {key: info[key] for key in fields}
     digest = base64.b64encode(hashlib.sha256(code.encode("utf-8")).digest()).decode("ascii")
     assert f"script-src 'self' 'sha256-{digest}' 'wasm-unsafe-eval'" in html
+
+
+def test_the_page_is_one_module_and_one_stylesheet(built: tuple[Path, dict[str, Any]]) -> None:
+    """app.js holds the modules it imports (it runs without them); index.html links app.css,
+    which is the page's stylesheets in the page's order."""
+    dist, _info = built
+    code = (dist / "app.js").read_text(encoding="utf-8")
+    assert "import " not in code and "var seats = 4;" in code
+    html = (dist / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r'<link rel="stylesheet" href="([^"]+)">', html) == ["app.css"]
+    assert html.index("app.css") < html.index('src="app.js"')
+    styles = (dist / "app.css").read_text(encoding="utf-8")
+    assert styles.index("body { margin: 0; }") < styles.index(".card { color: red; }")
+
+
+def test_a_folded_stylesheet_with_a_url_is_a_clear_error(tool: ModuleType, tmp_path: Path) -> None:
+    """url() and @import resolve against their stylesheet: in app.css they would miss."""
+    web = make_web(tmp_path / "web")
+    (web / "styles" / "wizard.css").write_text(".a { background: url(x.png); }\n", "utf-8")
+    with pytest.raises(tool.BuildError, match=r"styles/wizard.css: a url\(\) or @import"):
+        tool.build(tmp_path / "dist", web)
 
 
 @pytest.mark.parametrize(
@@ -176,12 +207,18 @@ def test_build_json(built: tuple[Path, dict[str, Any]], tool: ModuleType) -> Non
     assert re.fullmatch(r"[0-9a-f]{16}", info["snapshot_key"])
 
 
-def test_service_worker_precaches_every_file(built: tuple[Path, dict[str, Any]]) -> None:
+def test_service_worker_precaches_every_file(
+    built: tuple[Path, dict[str, Any]], tool: ModuleType
+) -> None:
+    """Every file the page can ask for: not the modules and stylesheets folded into app.js and
+    app.css (style.css stays: the rules pages link it)."""
     dist, info = built
     payload = precache(dist)
     assert payload["version"] == info["build"]
     assert payload["files"][0] == "./"
-    assert sorted(payload["files"][1:]) == sorted(digests(dist))
+    folded = {"render/wizard.js", "styles/wizard.css"}
+    assert sorted(payload["files"][1:]) == sorted(set(digests(dist)) - folded)
+    assert tool.precached(dist) == payload["files"]
     assert "__TAPETE_BUILD__" not in (dist / "sw.js").read_text(encoding="utf-8")
 
 
@@ -192,7 +229,7 @@ def test_same_inputs_same_bytes_and_any_change_changes_the_version(
     web = make_web(tmp_path / "web")
     again = tool.build(tmp_path / "dist", web)
     assert digests(tmp_path / "dist") == digests(dist)
-    (web / "render" / "wizard.js").write_text("export {}; // changed\n", encoding="utf-8")
+    (web / "render" / "wizard.js").write_text("export const seats = 5;\n", encoding="utf-8")
     changed = tool.build(tmp_path / "dist", web)
     assert again["build"] == info["build"] != changed["build"]
 

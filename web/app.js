@@ -21,7 +21,7 @@ import { renderGameOver } from "./ui/game-over.js";
 import { renderHome } from "./ui/home.js";
 import { renderLab } from "./ui/lab.js";
 import { renderMyGames } from "./ui/my-games.js";
-import { ReplayScreen, gameOverLinks } from "./ui/replay.js";
+import { ReplayScreen, addGameOverLink, addReplayExtension, gameOverLinks } from "./ui/replay.js";
 import "./ui/review.js"; // "Review my play": a replay extension (registers itself)
 import { LAB_GAMES } from "./ui/lab-link.js";
 import { errorText, registerExplainer } from "./ui/messages.js";
@@ -553,7 +553,10 @@ async function main() {
   // Python boots in the worker while the page loads its strings and build.json.
   app.engine = new EngineClient();
   app.engine.start();
-  window.tapete = { app, dealUrl, saves }; // for debugging in the console (and the e2e tests)
+  // for debugging in the console (and the e2e tests); the built page is one module (build.py),
+  // so code from outside reaches the replay's extension points here, not by importing ui/replay.js
+  const replay = { addReplayExtension, addGameOverLink };
+  window.tapete = { app, dealUrl, saves, replay };
   await setLanguage(preferredLanguage());
   try {
     const response = await fetch("build.json", { cache: "no-cache" });

@@ -26,7 +26,8 @@ const pending = new Map();
 
 function scanWorker() {
   if (!worker) {
-    worker = new Worker(new URL("./scan-worker.js", import.meta.url));
+    // from the page's address, not the module's: the built page folds this module into app.js
+    worker = new Worker(new URL("net/scan-worker.js", document.baseURI));
     worker.onmessage = (event) => {
       const { id, text } = event.data || {};
       const resolve = pending.get(id);

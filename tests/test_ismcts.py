@@ -28,6 +28,7 @@ from tapete.rng import Rng
 from tapete.wizard import DECK, GAME, Move, WizardState, ai, round_points
 from tapete.wizard.bots import choose_card, simple_bot
 from tapete.wizard.cards import suit_of
+from tapete.wizard.game import RoundRecord
 
 
 @pytest.fixture(autouse=True)
@@ -1225,3 +1226,73 @@ def test_the_wide_bid_window_waits_for_enough_seats_that_duck() -> None:
         ),
     )
     assert ai.level_candidates(level, two, seat, expected, legal, None) == wide
+
+
+def test_finished_rounds_count_lost_strong_and_spare_tricks() -> None:
+    """A round of 2 cards, no trump, seat 0 leads G5. Seat 1 (bid 1) follows with G2 although
+    it holds a Wizard, then takes the next trick with it; seat 2 (bid 0) takes the first with G9
+    although G3 would have lost; seat 0 (bid 0) follows the second with its only card, a loser;
+    seat 3 never holds a winner."""
+    row = RoundRecord(
+        round=2,
+        dealer=3,
+        trump=None,
+        trump_card=None,
+        bids=(0, 1, 0, 1),
+        tricks=(0, 1, 1, 0),
+        points=(20, 30, -10, -10),
+        totals=(20, 30, -10, -10),
+        cards=(("G5", "R7"), ("G2", "Z1"), ("G9", "G3"), ("B1", "B2")),
+    )
+    assert ai.follow_counts(row) == ((0, 0, 1, 0), (2, 1, 0, 0), (0, 0, 1, 1), (0, 0, 0, 0))
+    assert ai.follow_counts(replace(row, cards=())) == ((0, 0, 0, 0),) * 4  # older rows
+    state = replace(GAME.new_game("READ", None, 4), history=(row,))
+    level = replace(ai.LEVELS["normal"], lost_strong=0.3, took_spare=0.5, read_weight=4.0)
+    reading = ai.card_reading(state, level)
+    assert reading[1] == pytest.approx(((4 * 0.3 + 1) / 6, 0.5))
+    assert reading[2] == pytest.approx((0.3, (4 * 0.5 + 1) / 5))
+
+
+def test_a_world_weighs_the_cards_a_bid_player_would_not_have_kept() -> None:
+    """Seat 1 lost a trick it needed while a Wizard would have won it; seat 2 took one with its
+    bid made while a Jester would have lost it. Worlds that give them those cards weigh less."""
+    state = play_to(GAME.new_game("READ", None, 4), lambda s: s.phase == "play")
+    level = replace(ai.LEVELS["normal"], lost_strong=0.3, took_spare=0.5)
+    domain = ai.WizardDomain(GAME, state, 0, level, random.Random(3))
+    jester, wizard, low = DECK.index("N1"), DECK.index("Z1"), 0
+    losers, winners = 1 << jester | 1 << low, 1 << wizard
+    domain.needing = [[], [(1 << low, 0, losers, winners, 0)], [], []]
+    domain.spare = [[], [], [(1 << wizard, 0, losers)], []]
+    domain.odds = None
+    assert domain.card_likelihood(1, [wizard]) == pytest.approx(0.3)
+    assert domain.card_likelihood(1, [jester]) == 1.0
+    assert domain.card_likelihood(2, [jester]) == pytest.approx(0.5)
+    assert domain.card_likelihood(2, []) == 1.0  # it held no loser: forced
+    domain.odds = [0.0, 0.5, 0.0, 0.0]  # a ducker would have lost with the Wizard's hand too
+    assert domain.card_likelihood(1, [wizard]) == pytest.approx(0.5 * 0.3 + 0.5)
+
+
+def test_worlds_a_bid_player_cannot_hold_are_never_drawn() -> None:
+    """With ``lost_strong`` 0, no world gives a seat that lost a trick it needed a strong card
+    that would have won it (on a real round, the reading from public cards only)."""
+    level = replace(ai.LEVELS["normal"], lost_strong=0.0, took_spare=1.0, read_pool=64)
+    for seed in range(40):
+        state = GAME.new_game(f"R{seed}", None, 4)
+        state = play_to(state, lambda s: s.round == 5 or GAME.to_move(s) is None)
+        state = play_to(state, lambda s: s.phase == "play" and len(s.played) >= 2)
+        seat = GAME.to_move(state)
+        assert seat is not None
+        needing, _spare = ai.follow_evidence(state, frozenset())
+        lost = [(s, e) for s in range(4) if s != seat for e in needing[s] if not e[4] and e[3]]
+        if not lost:
+            continue
+        domain = ai.WizardDomain(GAME, state, seat, level, random.Random(3))
+        rng = Rng.derive("worlds", seed)
+        for _ in range(20):
+            sim = domain.determinize(rng)
+            for s, (later, suit_bits, _losers, winners, _wins) in lost:
+                held = sum(1 << c for c in sim.hands[s]) | later
+                legal = held & (suit_bits | ai.WILD_BITS) if held & suit_bits else held
+                assert not legal & winners
+        return
+    raise AssertionError("no seed showed a lost trick with a strong card unseen")

@@ -369,6 +369,39 @@ def test_two_humans_hand_over_hides_the_hand(new_context: Any, app_url: str) -> 
     assert page.locator("[data-testid=hand-tile]").count() == 12
 
 
+def test_the_live_check_lands_while_the_screen_keeps_redrawing(
+    new_context: Any, app_url: str
+) -> None:
+    """The live check of the melds answers for the layout it was asked about: redraws of the
+    screen meanwhile (other news) once dropped every answer as stale and asked again, so on a
+    slow engine a valid meld could stay unmarked for as long as the redraws went on."""
+    page = new_context().new_page()
+    start(page, app_url, close_threshold=3)
+    page.click("[data-testid=draw]")
+    my_turn(page, "meld")
+    page.evaluate(
+        """() => {
+          const engine = window.tapete.app.engine;
+          const call = engine.call.bind(engine);
+          engine.call = (op, fields) => op === "inspect"
+            ? new Promise((done) => setTimeout(done, 800)).then(() => call(op, fields))
+            : call(op, fields);
+        }"""
+    )
+    to_new_meld(page, "R8")
+    to_meld_end(page, "R9")
+    to_meld_end(page, "J")
+    page.click("[data-testid=wild-choice][data-card=R10]")
+    # a redraw every 250 ms, each sooner than the engine's answer (800 ms)
+    page.evaluate(
+        "() => { window.redraws = setInterval(() => window.tapete.app.session.render(), 250); }"
+    )
+    try:
+        page.wait_for_selector("[data-testid=meld][data-state=valid]", timeout=8_000)
+    finally:
+        page.evaluate("() => clearInterval(window.redraws)")
+
+
 def test_done_is_not_lost_to_a_redraw_while_the_engine_checks(
     new_context: Any, app_url: str
 ) -> None:

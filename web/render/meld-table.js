@@ -389,7 +389,12 @@ export class MeldTable {
     } catch (error) {
       result = { legal: false, error: error && (error.info || error), melds: null };
     }
-    if (seq !== this.seq) return;
+    // An answer for the layout still shown stands, whatever redraws asked again meanwhile (a
+    // redraw before the answer reschedules the check: dropping this answer for that reason
+    // left a valid meld unmarked for as long as the redraws went on); only a change of the
+    // melds or the board being dropped voids it.
+    if (this.forgotten || (seq !== this.seq && layout !== this.layoutKey())) return;
+    if (seq !== this.seq && this.resultFor === layout) return; // a later answer came first
     this.result = result;
     this.resultFor = layout;
     this.render();

@@ -369,6 +369,20 @@ def test_two_humans_hand_over_hides_the_hand(new_context: Any, app_url: str) -> 
     assert page.locator("[data-testid=hand-tile]").count() == 12
 
 
+def slow_inspect(page: Any, ms: int = 800) -> None:
+    """Every check of the melds (the engine's ``inspect``) takes ``ms`` more from now on."""
+    page.evaluate(
+        """(ms) => {
+          const engine = window.tapete.app.engine;
+          const call = engine.call.bind(engine);
+          engine.call = (op, fields) => op === "inspect"
+            ? new Promise((done) => setTimeout(done, ms)).then(() => call(op, fields))
+            : call(op, fields);
+        }""",
+        ms,
+    )
+
+
 def test_the_live_check_lands_while_the_screen_keeps_redrawing(
     new_context: Any, app_url: str
 ) -> None:
@@ -379,15 +393,7 @@ def test_the_live_check_lands_while_the_screen_keeps_redrawing(
     start(page, app_url, close_threshold=3)
     page.click("[data-testid=draw]")
     my_turn(page, "meld")
-    page.evaluate(
-        """() => {
-          const engine = window.tapete.app.engine;
-          const call = engine.call.bind(engine);
-          engine.call = (op, fields) => op === "inspect"
-            ? new Promise((done) => setTimeout(done, 800)).then(() => call(op, fields))
-            : call(op, fields);
-        }"""
-    )
+    slow_inspect(page)
     to_new_meld(page, "R8")
     to_meld_end(page, "R9")
     to_meld_end(page, "J")
@@ -411,16 +417,7 @@ def test_done_is_not_lost_to_a_redraw_while_the_engine_checks(
     start(page, app_url)
     page.click("[data-testid=draw]")
     my_turn(page, "meld")
-    # every check of the melds takes 800 ms from now on
-    page.evaluate(
-        """() => {
-          const engine = window.tapete.app.engine;
-          const call = engine.call.bind(engine);
-          engine.call = (op, fields) => op === "inspect"
-            ? new Promise((done) => setTimeout(done, 800)).then(() => call(op, fields))
-            : call(op, fields);
-        }"""
-    )
+    slow_inspect(page)
     to_new_meld(page, "B4")
     to_meld_end(page, "B5")
     page.click("[data-testid=done]")  # the live check of this layout is still out

@@ -1277,16 +1277,14 @@ class WizardDomain:
             self.read_styles(priors)
         self.tree_styled = self.styled_in_tree(level.style_tree)
         # the card reading (``Level.lost_strong``, ``took_spare``): worlds from a weighed pool
-        self.reading = (
-            card_reading(state, level)
-            if level.read_weight > 0
-            else [(level.lost_strong, level.took_spare)] * state.players
-        )
         self.needing: list[list[tuple[int, ...]]] = []
         self.spare: list[list[tuple[int, ...]]] = []
         if level.lost_strong < 1.0 or level.took_spare < 1.0:
             self.needing, self.spare = follow_evidence(state, self.hidden)
         self.reads_cards = any(self.needing) or any(self.spare)
+        self.reading = [(level.lost_strong, level.took_spare)] * state.players
+        if self.reads_cards and level.read_weight > 0:  # (the finished rounds replayed only then)
+            self.reading = card_reading(state, level)
         self.pool_size = level.read_pool
         self.pool: list[tuple[dict[int, list[int]], tuple[int | None, ...], dict[int, float]]] = []
         self.pool_weights: list[float] = []  # cumulative

@@ -1228,22 +1228,26 @@ def test_the_wide_bid_window_waits_for_enough_seats_that_duck() -> None:
     assert ai.level_candidates(level, two, seat, expected, legal, None) == wide
 
 
+# A round of 2 cards, no trump, seat 0 leads G5. Seat 1 (bid 1) follows with G2 although it
+# holds a Wizard, then takes the next trick with it; seat 2 (bid 0) takes the first with G9
+# although G3 would have lost; seat 0 (bid 0) follows the second with its only card, a loser;
+# seat 3 never holds a winner.
+TWO_CARD_ROUND = RoundRecord(
+    round=2,
+    dealer=3,
+    trump=None,
+    trump_card=None,
+    bids=(0, 1, 0, 1),
+    tricks=(0, 1, 1, 0),
+    points=(20, 30, -10, -10),
+    totals=(20, 30, -10, -10),
+    cards=(("G5", "R7"), ("G2", "Z1"), ("G9", "G3"), ("B1", "B2")),
+)
+
+
 def test_finished_rounds_count_lost_strong_and_spare_tricks() -> None:
-    """A round of 2 cards, no trump, seat 0 leads G5. Seat 1 (bid 1) follows with G2 although
-    it holds a Wizard, then takes the next trick with it; seat 2 (bid 0) takes the first with G9
-    although G3 would have lost; seat 0 (bid 0) follows the second with its only card, a loser;
-    seat 3 never holds a winner."""
-    row = RoundRecord(
-        round=2,
-        dealer=3,
-        trump=None,
-        trump_card=None,
-        bids=(0, 1, 0, 1),
-        tricks=(0, 1, 1, 0),
-        points=(20, 30, -10, -10),
-        totals=(20, 30, -10, -10),
-        cards=(("G5", "R7"), ("G2", "Z1"), ("G9", "G3"), ("B1", "B2")),
-    )
+    """``TWO_CARD_ROUND``, read for the tricks lost while needing and taken once made."""
+    row = TWO_CARD_ROUND
     assert ai.follow_counts(row) == ((0, 0, 1, 0), (2, 1, 0, 0), (0, 0, 1, 1), (0, 0, 0, 0))
     assert ai.follow_counts(replace(row, cards=())) == ((0, 0, 0, 0),) * 4  # older rows
     state = replace(GAME.new_game("READ", None, 4), history=(row,))
@@ -1296,3 +1300,65 @@ def test_worlds_a_bid_player_cannot_hold_are_never_drawn() -> None:
                 assert not legal & winners
         return
     raise AssertionError("no seed showed a lost trick with a strong card unseen")
+
+
+def test_finished_rounds_read_how_dearly_each_seat_plays() -> None:
+    """``TWO_CARD_ROUND``, read for the power of the cards played: seat 0 (bid made)
+    leads its cheaper card, seat 1 follows cheap while it needs a trick, seat 2 (bid made)
+    follows dear, seat 3 (needing) throws its cheaper off-suit card; the second trick is
+    forced."""
+    row = TWO_CARD_ROUND
+    # (needing, the power played, the legal cards' powers): green led is +20, a Wizard 100
+    assert ai.rank_counts(row) == (
+        ((0, 5, (7, 5)),),
+        ((1, 22, (22, 100)),),
+        ((0, 29, (23, 29)),),
+        ((1, 1, (1, 2)),),
+    )
+    assert ai.rank_counts(replace(row, cards=())) == ((),) * 4
+    flat = ai.BETAS.index(0.0)
+    spent, needing = ai.rank_log_likelihoods(row)[1]
+    assert needing[flat] == pytest.approx(-math.log(2))  # no preference: one in two
+    assert spent == (0,) * len(ai.BETAS)  # it never played with its bid made
+    state = replace(GAME.new_game("READ", None, 4), history=(row,))
+    read = ai.rank_reading(state, 10.0)
+    assert (read[0][0], read[2][0], read[3][1]) == (ai.BETAS[0], ai.BETAS[-1], ai.BETAS[0])
+    assert read[1][1] < 0.0  # cheap while needing (a Wizard weighs little even at a small beta)
+    assert (read[0][1], read[1][0], read[2][1], read[3][0]) == (0.0,) * 4  # nothing to read
+    assert ai.rank_reading(state, 1e-3) == [(0.0, 0.0)] * 4  # the prior holds one round
+
+
+def test_a_world_weighs_a_seat_by_how_dearly_it_played() -> None:
+    """Seat 1 followed green with G3 while it needed a trick. A world that also gives it G9
+    had it play the cheaper of two legal cards; a world with no other green card, its only
+    one."""
+    green = ai.SUIT[DECK.index("G3")]
+    g3, g9, r5 = (DECK.index(c) for c in ("G3", "G9", "R5"))
+    event = (1 << g3, ai.SUIT_BITS[green], green, g3, 1)
+    trump = ai.trump_number(None)
+    beta = 0.1
+    cheap = math.exp(beta * 23) / (math.exp(beta * 23) + math.exp(beta * 29))
+    assert ai.rank_factor([event], 1 << g9, trump, (0.0, beta)) == pytest.approx(cheap)
+    assert ai.rank_factor([event], 1 << r5, trump, (0.0, beta)) == 1.0  # forced
+    assert ai.rank_factor([event], 1 << g9, trump, (beta, 0.0)) == 1.0  # read only after made
+    dear = (1 << g9, ai.SUIT_BITS[green], green, g9, 0)
+    assert ai.rank_factor([dear], 1 << g3, trump, (beta, 0.0)) == pytest.approx(1 - cheap)
+
+
+def test_the_power_reading_reads_this_rounds_public_cards_only() -> None:
+    """Each seat's events are the cards it played this round, in order, with whether it still
+    needed tricks then; the hidden bidders' plays are left out."""
+    state = GAME.new_game("POWER", None, 4)
+    state = play_to(state, lambda s: s.round == 6 and s.phase == "play")
+    state = play_to(state, lambda s: len(s.played) == 3 and len(s.trick) == 2)
+    plays = ai.rank_plays(state, frozenset({2}))
+    assert plays[2] == []
+    for seat in (0, 1, 3):
+        mine = [ai.CARD_NUMBER[c] for t in (*state.played, state.trick) for s, c in t if s == seat]
+        assert [e[3] for e in plays[seat]] == mine
+        later = 0
+        for event, card in zip(reversed(plays[seat]), reversed(mine), strict=True):
+            later |= 1 << card
+            assert event[0] == later
+    needs = [e[4] for e in plays[0]]
+    assert needs == sorted(needs, reverse=True)  # once made, a bid stays made

@@ -206,6 +206,10 @@ def test_spanish_and_phone_layout(new_context: Any, app_url: str) -> None:
     assert "robar una 2.ª carta" in page.inner_text("[data-testid=pass]")
     to_new_meld(page, "B4")
     to_meld_end(page, "B5")
+    # The check's badge widens the meld, which wraps "New meld" onto its own line and moves
+    # Done 56 px down on this phone: a tap aimed before the answer lands could miss it (it
+    # did once in CI), so the tap waits for the answer, as the English test's does.
+    page.wait_for_selector("[data-testid=meld][data-state=invalid]")
     page.click("[data-testid=done]")
     message = page.wait_for_selector("[data-testid=meld-message]")
     assert message.inner_text() == "Combinación 1: hacen falta al menos 3 cartas."
@@ -332,6 +336,8 @@ def test_a_wild_moved_on_the_table_keeps_its_declaration(new_context: Any, app_u
     page.wait_for_selector(f"[data-testid=meld] >> nth={melds}")
     assert page.locator("[data-testid=wild-picker]").count() == 0  # not freed: no new choice
     assert table_codes(page)[-1] == [code]
+    # Done is tapped once the check has answered (its badge moves the buttons below the table)
+    wait_until(page, "!document.querySelector('[data-testid=meld][data-state=pending]')", 20)
     page.click("[data-testid=done]")
     refused = page.wait_for_selector("[data-testid=meld-message]").inner_text()
     assert refused == "A meld must play at least one card from your hand."

@@ -59,7 +59,7 @@ from typing import Any
 from ..bots.ismcts import CURRENT_PROGRESS, Progress, reporting_progress, search
 from ..rng import Rng
 from .bots import simple_bot, trick_estimate
-from .cards import DECK, DECK_NUMBER, SUITS, legal_cards, trick_winner
+from .cards import DECK, DECK_NUMBER, SUITS
 from .game import (
     Move,
     RoundRecord,
@@ -1193,32 +1193,18 @@ def wild_odds(state: WizardState, seat: int, prior: float, bids: float = 0.0) ->
 @lru_cache(maxsize=256)
 def dearest_counts(row: RoundRecord) -> tuple[tuple[int, int], ...]:
     """Per seat, of its choices in a finished round (more than one legal card), how many times
-    it played its dearest legal card and how many times another one: the round replayed from
-    the score sheet's cards (``RoundRecord.cards``, every seat's cards in the order played,
-    public once the round is over). Nothing without them (rows saved before they were kept)."""
-    n = len(row.bids)
-    counts = [[0, 0] for _ in range(n)]
-    if not row.cards or any(len(hand) != row.round for hand in row.cards):
-        return tuple((0, 0) for _ in range(n))
-    hands = [list(hand) for hand in row.cards]
+    it played its dearest legal card and how many times another one: the round
+    :func:`replayed` from the score sheet's cards (``RoundRecord.cards``, every seat's cards in
+    the order played, public once the round is over). Nothing without them (rows saved before
+    they were kept)."""
+    counts = [[0, 0] for _ in row.bids]
     trump = trump_number(row.trump)
-    leader = (row.dealer + 1) % n
-    for _ in range(row.round):
-        trick: list[str] = []
-        led = NO_LED
-        for k in range(n):
-            seat = (leader + k) % n
-            card = hands[seat][0]
-            legal = legal_cards(hands[seat], trick)
-            if len(legal) > 1:
-                key = power_keys(trump, NO_LED if led == FREE else led)
-                dearest = max(legal, key=lambda c: key[CARD_NUMBER[c]])
-                counts[seat][0 if card == dearest else 1] += 1
-            number = CARD_NUMBER[card]
-            led = led_after(led, number)
-            trick.append(card)
-            hands[seat].pop(0)
-        leader = (leader + trick_winner(trick, row.trump)) % n
+    for _k, seat, hand, card, led, _best, _won in replayed(row):
+        legal = legal_then(sum(1 << c for c in hand), SUIT_BITS[led] if 0 <= led < 4 else 0)
+        if legal & (legal - 1):
+            key = power_keys(trump, NO_LED if led == FREE else led)
+            dearest = max(bits_of(legal), key=key.__getitem__)
+            counts[seat][0 if card == dearest else 1] += 1
     return tuple((a, b) for a, b in counts)
 
 

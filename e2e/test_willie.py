@@ -206,10 +206,17 @@ def test_spanish_and_phone_layout(new_context: Any, app_url: str) -> None:
     assert "robar una 2.ª carta" in page.inner_text("[data-testid=pass]")
     to_new_meld(page, "B4")
     to_meld_end(page, "B5")
-    # The check's badge widens the meld, which wraps "New meld" onto its own line and moves
-    # Done 56 px down on this phone: a tap aimed before the answer lands could miss it (it
-    # did once in CI), so the tap waits for the answer, as the English test's does.
+    # The check's badge widens the meld; "New meld" narrows beside it rather than wrapping
+    # onto a line of its own, which moved Done 56 px down on this phone as the answer landed
+    # (a tap aimed before it missed once in CI). The tap still waits for the answer, as the
+    # English test's does.
     page.wait_for_selector("[data-testid=meld][data-state=invalid]")
+    meld_box = page.locator("[data-testid=meld]").first.bounding_box()
+    target_box = page.locator("[data-testid=new-meld]").bounding_box()
+    assert meld_box and target_box and abs(meld_box["y"] - target_box["y"]) < 1, (
+        meld_box,
+        target_box,
+    )
     page.click("[data-testid=done]")
     message = page.wait_for_selector("[data-testid=meld-message]")
     assert message.inner_text() == "Combinación 1: hacen falta al menos 3 cartas."

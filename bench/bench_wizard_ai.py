@@ -70,6 +70,15 @@ PLAYERS = 4
 # -- tuning (for experiments: the registered levels are the real ones) -------------------------
 
 
+def tuning_value(text: str) -> Any:
+    """``--tune``'s value: a bool (``True``/``False``), a float (with a dot), an int or text."""
+    if text in ("True", "False"):
+        return text == "True"
+    if "." in text:
+        return float(text)
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
 def apply_tuning(tune: str) -> None:
     """``--tune key=value,...`` overrides fields of every search level in this process
     (``counting.NAME=value``: a constant of the heuristic level's module instead)."""
@@ -78,7 +87,7 @@ def apply_tuning(tune: str) -> None:
     changes: dict[str, Any] = {}
     for item in tune.split(","):
         key, value = item.split("=")
-        parsed = float(value) if "." in value else int(value) if value.isdigit() else value
+        parsed = tuning_value(value)
         if key.startswith("counting."):  # a constant of the heuristic level's module
             setattr(counting, key.removeprefix("counting."), parsed)
             continue

@@ -179,6 +179,14 @@ def test_a_short_game_spreads_its_rounds_over_the_game() -> None:
     assert max(row["scores"]) == row["scores"][row["winners"][0]]
 
 
+def test_tuning_values_keep_their_types() -> None:
+    """``--tune own_up=False`` turns the knob off (it was the text "False", which is truthy)."""
+    assert bench.tuning_value("False") is False and bench.tuning_value("True") is True
+    assert bench.tuning_value("0.5") == 0.5 and isinstance(bench.tuning_value("0.5"), float)
+    assert bench.tuning_value("3") == 3 and bench.tuning_value("-2") == -2
+    assert bench.tuning_value("eager") == "eager"
+
+
 def test_every_style_is_deterministic_for_its_seed() -> None:
     """The same seed gives the same game, move by move; another seed another game."""
     for style in STYLES:

@@ -531,6 +531,32 @@ def test_tendencies_read_the_score_sheet_only() -> None:
     assert ai.tendencies(replace(state, history=greedy), 0, 10.0) == [0.0] * 4
 
 
+def test_tendencies_can_read_the_rounds_against_the_hands_held() -> None:
+    """An over-bidder (two over its hand's estimate, and it took what its hand was worth) is
+    read as aiming low against its bids, and not against its hands (``hand_ref``) or once its
+    steady lean is taken off its bids (``lean``); a seat that ducked is read low every way."""
+    state = play_to(GAME.new_game("TEND", None, 4), lambda s: s.round == 6)
+    rows = []
+    for row in state.history:
+        estimate = ai.hand_estimates(row)
+        taken = [round(x) for x in estimate]
+        bids = (row.bids[0], taken[1] + 2, row.bids[2], taken[3])
+        tricks = (row.tricks[0], taken[1], row.tricks[2], 0)
+        rows.append(replace(row, bids=bids, tricks=tricks))
+    read = replace(state, history=tuple(rows))
+    plain = ai.tendencies(read, 0, 10.0)
+    by_hand = ai.tendencies(read, 0, 10.0, hand_ref=True)
+    by_lean = ai.tendencies(read, 0, 10.0, lean=1.0)
+    assert plain is not None and by_hand is not None and by_lean is not None
+    assert plain[1] < -2.0 and by_hand[1] > -0.5
+    assert by_lean[1] > plain[1] / 4  # the lean believed as if one more round had shown none
+    assert sum(row.bids[3] for row in rows) > 0
+    assert plain[3] < 0 and by_hand[3] < 0 and by_lean[3] < 0
+    # rows kept without cards (saved before they were) read against the bids
+    bare = replace(read, history=tuple(replace(row, cards=()) for row in rows))
+    assert ai.tendencies(bare, 0, 10.0, hand_ref=True) == plain
+
+
 def test_a_seat_aiming_below_its_bid_ducks_in_the_playout() -> None:
     """Seat 1 bid 1 and holds R13 and R4 (red trump) after R1 is led; seat 2 holds R5. Playing
     its bid it takes the trick with R13 (and the next with R4); aiming 1.5 below it, it ducks

@@ -571,7 +571,9 @@ def guess_bids(world: WizardState, hidden: frozenset[int]) -> list[int]:
 # -- reading the other players from this game ----------------------------------------------------
 
 
-def tendencies(state: WizardState, seat: int, prior: float) -> list[float] | None:
+def tendencies(
+    state: WizardState, seat: int, prior: float, hand_ref: bool = False, lean: float = 0.0
+) -> list[float] | None:
     """How far each other seat's play is likely to land off its bid this round, from this game.
 
     A seat's *tendency* is the tricks it took minus its bid, summed over the rounds played so
@@ -581,7 +583,15 @@ def tendencies(state: WizardState, seat: int, prior: float) -> list[float] | Non
     more than it takes plays for fewer than it bid. Only downward: a seat that takes more
     than it bid was mostly given tricks it could not duck (measured: reading those as aiming
     higher lost 19 points of win share against under-bidders). ``seat`` plays its bid.
-    ``prior`` 0 reads nothing (None: every seat plays its bid).
+    ``prior`` 0 reads nothing (None: every seat plays its bid). ``hand_ref``: a round is read
+    against the lower of the bid and the simple estimate of the hand the seat held (public once
+    the round is over; the bid where the row kept no cards), so a seat that bids over its hand
+    and then plays for tricks all round (it took what its hand was worth) is not read as one
+    that aims low. ``lean`` > 0: each seat's bids are first read for a steady lean, its bids
+    less the simple estimates of its hands, averaged over its rounds as if ``lean`` more rounds
+    had shown none, and the rounds are read against the bids less that lean: a seat that always
+    bids over its hand by the same margin is read for how its tricks land against its hands,
+    while one whose bids stray both ways is read against its bids, as without it.
     """
     if prior <= 0.0 or not state.history:
         return None
@@ -591,9 +601,28 @@ def tendencies(state: WizardState, seat: int, prior: float) -> list[float] | Non
         if other == seat:
             out.append(0.0)
             continue
-        excess = sum(row.tricks[other] - row.bids[other] for row in state.history)
+        if hand_ref:
+            excess = sum(
+                row.tricks[other] - min(row.bids[other], hand_estimates(row)[other])
+                for row in state.history
+            )
+        else:
+            excess = sum(row.tricks[other] - row.bids[other] for row in state.history)
+        if lean > 0.0:
+            leans = [row.bids[other] - hand_estimates(row)[other] for row in state.history]
+            excess += len(leans) * sum(leans) / (len(leans) + lean)
         out.append(min(0.0, excess / dealt * state.round))
     return out
+
+
+@lru_cache(maxsize=256)
+def hand_estimates(row: RoundRecord) -> tuple[float, ...]:
+    """Per seat, the simple estimate of the hand it held in a finished round (its bid where the
+    row kept no cards: rows saved before they were)."""
+    if not row.cards:
+        return tuple(float(bid) for bid in row.bids)
+    players = len(row.bids)
+    return tuple(estimate_tricks(cards, row.trump, players) for cards in row.cards)
 
 
 def own_excess(state: WizardState, seat: int, prior: float, upward: bool = False) -> float:
@@ -1376,7 +1405,7 @@ class WizardDomain:
         # Round, and each hidden bidder's played cards (``guess_bids`` adds them to its hand).
         self.sampler = WorldSampler(game, state, seat)
         self.start = round_from_state(state)
-        self.start.shift = tendencies(state, seat, level.prior)
+        self.start.shift = tendencies(state, seat, level.prior, level.tend_hand, level.tend_lean)
         self.odds = duck_odds(state, seat, level.duck, level.duck_gate, level.read_gate)
         self.evidence = duck_evidence(state, self.hidden) if self.odds is not None else []
         # per hidden seat: (its shift, the chance it plays so, the cards it then cannot hold)
@@ -1656,7 +1685,10 @@ class Level:
     shares as many among the four suits. ``exploration`` is the UCB1 constant, ``spite`` how
     much the others' points count against a seat's own, ``noise`` the chance of a random card
     in playouts, ``prior`` how many cards of no bias :func:`tendencies` assumes before it
-    believes what the other seats have shown (0: it reads nothing), ``duck`` the share of
+    believes what the other seats have shown (0: it reads nothing; ``tend_hand``: each round
+    read against the lower of the bid and the hand's estimate; ``tend_lean``: against the bid
+    less the seat's steady lean over its hands; ``tend_bids``: read in the bid simulations too, not
+    only in card play), ``duck`` the share of
     players believed to duck every trick before any evidence, in card play (:func:`duck_odds`;
     0: every seat plays for its bid), ``duck_bid`` the same in the bid simulations (measured:
     gated by the table's reading it cost bids against players who take their tricks, gated by
@@ -1707,6 +1739,9 @@ class Level:
     spite: float = 0.0
     noise: float = 0.1
     prior: float = 0.0
+    tend_hand: bool = False
+    tend_lean: float = 0.0
+    tend_bids: bool = True
     duck: float = 0.0
     duck_bid: float = 0.0
     duck_gate: float = 0.0
@@ -1894,6 +1929,8 @@ def bid_values(
     upward: bool = False,
     read_gate: float = 0.0,
     own_weight: float = 1.0,
+    hand_ref: bool = False,
+    lean: float = 0.0,
 ) -> dict[int, float]:
     """The mean round points of each candidate bid of ``seat``, over the same worlds.
 
@@ -1905,12 +1942,13 @@ def bid_values(
     game (:func:`own_excess`, ``own`` its prior in cards, ``upward`` as there) times the
     round's hand size and ``own_weight`` (:func:`own_weight`). ``duck``, ``gate`` and
     ``read_gate``: the ducker mixture of :func:`duck_odds`; with a ``read_gate``, only the
-    seats' own choices open it (not the seat's own rows).
+    seats' own choices open it (not the seat's own rows). ``hand_ref`` and ``lean``: as in
+    :func:`tendencies`.
     """
     totals = dict.fromkeys(candidates, 0.0)
     worlds = max(1, sims // len(candidates))
     progress = CURRENT_PROGRESS.get()
-    source = BidWorlds(game, state, seat, tendencies(state, seat, prior))
+    source = BidWorlds(game, state, seat, tendencies(state, seat, prior, hand_ref, lean))
     odds = duck_odds(state, seat, duck, gate, read_gate, table=read_gate <= 0.0)
     n = state.players
     shift = own_excess(state, seat, own, upward) * own_weight * state.round
@@ -2077,13 +2115,15 @@ def level_bid_values(
         sims,
         candidates,
         seat_noise(level, weights),
-        level.prior,
+        level.prior if level.tend_bids else 0.0,
         level.duck_bid,
         level.own,
         level.duck_gate,
         level.own_up,
         level.read_gate,
         own_weight(level, seat, weights),
+        level.tend_hand,
+        level.tend_lean,
     )
 
 

@@ -1687,9 +1687,9 @@ class Level:
     in playouts, ``prior`` how many cards of no bias :func:`tendencies` assumes before it
     believes what the other seats have shown (0: it reads nothing; ``tend_hand``: each round
     read against the lower of the bid and the hand's estimate; ``tend_lean``: against the bid
-    less the seat's steady lean over its hands; ``tend_bids``: read in the bid simulations too, not
-    only in card play), ``duck`` the share of
-    players believed to duck every trick before any evidence, in card play (:func:`duck_odds`;
+    less the seat's steady lean over its hands; ``tend_bids``: read in the bid simulations too,
+    not only in card play), ``duck`` the share of players believed to duck every trick before
+    any evidence, in card play (:func:`duck_odds`;
     0: every seat plays for its bid), ``duck_bid`` the same in the bid simulations (measured:
     gated by the table's reading it cost bids against players who take their tricks, gated by
     each seat's choices it pays; BENCHMARKS.md, Wizard pool), ``duck_gate`` the likelihood

@@ -555,6 +555,36 @@ def test_tendencies_can_read_the_rounds_against_the_hands_held() -> None:
     # rows kept without cards (saved before they were) read against the bids
     bare = replace(read, history=tuple(replace(row, cards=()) for row in rows))
     assert ai.tendencies(bare, 0, 10.0, hand_ref=True) == plain
+    # a cap of 0.1 a card: no seat read more than 0.6 of a trick below its bid in round 6
+    capped = ai.tendencies(read, 0, 10.0, cap=0.1)
+    assert capped is not None and capped[1] == pytest.approx(-0.6)
+    assert capped == pytest.approx([max(x, -0.1 * 6) for x in plain])
+
+
+def test_normal_caps_the_tendencies_in_its_bid_simulations_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Normal's bid simulations start from the capped reading; its card search from the whole."""
+    level = ai.LEVELS["normal"]
+    assert level.tend_cap > 0.0 and level.tend_bids
+    state = play_to(GAME.new_game("TEND", None, 4), lambda s: s.round == 6)
+    shy = tuple(replace(row, tricks=(row.tricks[0], 0, 0, 0)) for row in state.history)
+    state = replace(state, history=shy)
+    assert state.phase == "bid"
+    seen: list[list[float] | None] = []
+    real = ai.BidWorlds.__init__
+
+    def spy(self: ai.BidWorlds, game: Any, state: Any, seat: int, shift: Any) -> None:
+        seen.append(shift)
+        real(self, game, state, seat, shift)
+
+    monkeypatch.setattr(ai.BidWorlds, "__init__", spy)
+    seat = GAME.to_move(state)
+    assert seat is not None
+    ai.level_bid_values(level, GAME, state, seat, Rng(1), 8, [0, 1], None)
+    whole = ai.tendencies(state, seat, level.prior)
+    assert whole is not None and min(whole) < -6 * level.tend_cap
+    assert len(seen) == 1 and seen[0] == pytest.approx([max(x, -6 * level.tend_cap) for x in whole])
 
 
 def test_a_seat_aiming_below_its_bid_ducks_in_the_playout() -> None:

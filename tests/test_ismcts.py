@@ -585,6 +585,15 @@ def test_normal_caps_the_tendencies_in_its_bid_simulations_only(
     whole = ai.tendencies(state, seat, level.prior)
     assert whole is not None and min(whole) < -6 * level.tend_cap
     assert len(seen) == 1 and seen[0] == pytest.approx([max(x, -6 * level.tend_cap) for x in whole])
+    # the card search of the same round reads the whole tendency
+    playing = play_to(GAME.new_game("TEND", None, 4), lambda s: s.round == 6 and s.phase == "play")
+    playing = replace(playing, history=shy)
+    mover = GAME.to_move(playing)
+    assert mover is not None
+    domain = ai.WizardDomain(GAME, playing, mover, level, random.Random(3))
+    shift = domain.start.shift
+    assert shift is not None and shift == ai.tendencies(playing, mover, level.prior)
+    assert min(shift) < -6 * level.tend_cap
 
 
 def test_a_seat_aiming_below_its_bid_ducks_in_the_playout() -> None:

@@ -561,11 +561,12 @@ def test_tendencies_can_read_the_rounds_against_the_hands_held() -> None:
     assert capped == pytest.approx([max(x, -0.1 * 6) for x in plain])
 
 
-def test_normal_caps_the_tendencies_in_its_bid_simulations_only(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("name", ["normal", "hard"])
+def test_both_levels_cap_the_tendencies_in_their_bid_simulations_only(
+    monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    """Normal's bid simulations start from the capped reading; its card search from the whole."""
-    level = ai.LEVELS["normal"]
+    """Each level's bid simulations start from the capped reading; its card search, the whole."""
+    level = ai.LEVELS[name]
     assert level.tend_cap > 0.0 and level.tend_bids
     state = play_to(GAME.new_game("TEND", None, 4), lambda s: s.round == 6)
     shy = tuple(replace(row, tricks=(row.tricks[0], 0, 0, 0)) for row in state.history)

@@ -1798,9 +1798,16 @@ class Level:
 # the fourteenth pass: 16 made about one bid in a hundred more at every table measured). A seat
 # read always high or ducking at odds of 0.5 or more plays so in the card search's tree too, not
 # only in its playouts (``style_tree``; fifteenth pass: against three duckers, bids made +7 to
-# +10 in a hundred; lower odds cost win share against sensible players)
+# +10 in a hundred; lower odds cost win share against sensible players). The bid simulations
+# read no seat further below its bid than 0.1 of a trick per card (``tend_cap``; card play reads
+# the whole tendency): over-bidders take a trick or two fewer than they bid every round, yet
+# they play for tricks all round; read whole, the simulations let them aim low and the bids
+# counted on tricks they took (twenty-first pass: normal's bids made +4.7 in a hundred against
+# them; twenty-second pass: hard's 69.2% -> 75.3%; every other table of the pool moved within
+# its intervals, for both levels).
 READING: dict[str, Any] = {
     "prior": 10.0,
+    "tend_cap": 0.1,
     "own": 16.0,
     "own_up": True,
     "duck": 0.3,
@@ -1830,13 +1837,6 @@ READING: dict[str, Any] = {
 # Hard measured no gain from it (bids made -0.4 to -0.7 there, with pools of 256 and 1,024).
 CARD_READING: dict[str, Any] = {"lost_strong": 0.3, "took_spare": 0.3, "read_weight": 4.0}
 
-# Both levels' bid simulations read no seat further below its bid than 0.1 of a trick per card
-# (``tend_cap``; card play reads the whole tendency). Over-bidders take a trick or two fewer than
-# they bid every round, yet they play for tricks all round: read whole, the simulations let them
-# aim low and the bids counted on tricks they took (twenty-first pass: normal's bids made +4.7
-# in a hundred against them; twenty-second pass: hard's 69.2% -> 75.3%; every other table of
-# the pool moved within its intervals, for both levels).
-
 # Both read how dearly each seat plays while it still needs tricks (``rank_spread``; eighteenth
 # pass): the power of the cards it chose among its legal ones in its finished rounds gives it a
 # softmax ``beta``, and this round's cards, so read, weigh the worlds. Against players who
@@ -1851,19 +1851,12 @@ LEVELS: dict[str, Level] = {
         per_card=200,
         max_plays=24_000,
         bid_sims=200,
-        tend_cap=0.1,
         **READING,
         **CARD_READING,
         **POWER_READING,
     ),
     "hard": Level(
-        iterations=1_500,
-        per_card=250,
-        max_plays=40_000,
-        bid_sims=1_200,
-        tend_cap=0.1,
-        **READING,
-        **POWER_READING,
+        iterations=1_500, per_card=250, max_plays=40_000, bid_sims=1_200, **READING, **POWER_READING
     ),
 }
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from tapete import GAMES
 from tapete.bots import choose_move
+from tapete.wizard.game import RoundRecord
 
 
 def roundtrip(game: Any, state: Any) -> Any:
@@ -44,3 +45,20 @@ def load_bench(name: str) -> ModuleType:
     import benchlib
 
     return benchlib.load_bench(name)
+
+
+# A finished Wizard round of 2 cards (a score sheet's row), no trump, seat 0 leads G5. Seat 1
+# (bid 1) follows with G2 although it holds a Wizard, then takes the next trick with it; seat 2
+# (bid 0) takes the first with G9 although G3 would have lost; seat 0 (bid 0) follows the
+# second with its only card, a loser; seat 3 never holds a winner.
+TWO_CARD_ROUND = RoundRecord(
+    round=2,
+    dealer=3,
+    trump=None,
+    trump_card=None,
+    bids=(0, 1, 0, 1),
+    tricks=(0, 1, 1, 0),
+    points=(20, 30, -10, -10),
+    totals=(20, 30, -10, -10),
+    cards=(("G5", "R7"), ("G2", "Z1"), ("G9", "G3"), ("B1", "B2")),
+)

@@ -22,13 +22,13 @@ from typing import Any
 import pytest
 
 import helpers
+from helpers import TWO_CARD_ROUND
 from tapete.bots import choose_move
 from tapete.bots.ismcts import GameDomain, reporting_progress, search
 from tapete.rng import Rng
 from tapete.wizard import DECK, GAME, Move, WizardState, ai, round_points
 from tapete.wizard.bots import choose_card, simple_bot
 from tapete.wizard.cards import suit_of
-from tapete.wizard.game import RoundRecord
 
 
 @pytest.fixture(autouse=True)
@@ -1292,23 +1292,6 @@ def test_the_wide_bid_window_waits_for_enough_seats_that_duck() -> None:
         ),
     )
     assert ai.level_candidates(level, two, seat, expected, legal, None) == wide
-
-
-# A round of 2 cards, no trump, seat 0 leads G5. Seat 1 (bid 1) follows with G2 although it
-# holds a Wizard, then takes the next trick with it; seat 2 (bid 0) takes the first with G9
-# although G3 would have lost; seat 0 (bid 0) follows the second with its only card, a loser;
-# seat 3 never holds a winner.
-TWO_CARD_ROUND = RoundRecord(
-    round=2,
-    dealer=3,
-    trump=None,
-    trump_card=None,
-    bids=(0, 1, 0, 1),
-    tricks=(0, 1, 1, 0),
-    points=(20, 30, -10, -10),
-    totals=(20, 30, -10, -10),
-    cards=(("G5", "R7"), ("G2", "Z1"), ("G9", "G3"), ("B1", "B2")),
-)
 
 
 def test_finished_rounds_count_lost_strong_and_spare_tricks() -> None:

@@ -180,12 +180,12 @@ class Extra:
         self.played = [[c for s, c in self.plays if s == other] for other in range(state.players)]
         self.mix = mixtures(state) if policy else []
         self.own = [ai.CARD_NUMBER[c] for c in state.hands[seat]]
+        self.others = [s for s in range(state.players) if s != seat]
 
     def factor(self, dealt: dict[int, list[int]]) -> float:
         weight = 1.0
-        others = [s for s in range(self.state.players) if s != self.seat]
         if self.bids:
-            for s in others:
+            for s in self.others:
                 bid = self.state.bids[s]
                 if bid is not None:
                     hand = list(dealt.get(s, [])) + self.played[s]
@@ -199,7 +199,7 @@ class Extra:
             bids = [int(b or 0) for b in self.state.bids]
             choices = policy_choices(ai.trump_number(self.state.trump), hands, bids, self.plays)
             likely = 1.0
-            for s in others:
+            for s in self.others:
                 for needs, *hits, count in choices[s]:
                     a, b, c, d, e = self.mix[s][needs]
                     likely *= a * hits[0] + b * hits[1] + c * hits[2] + d * hits[3] + e / count
@@ -281,12 +281,10 @@ def measure(
             state = GAME.new_game(f"D{deal}", None, tournament.PLAYERS)
             step = 0
             while (seat := GAME.to_move(state)) is not None:
-                if seat == rot and state.phase == "play" and (state.played or state.trick):
-                    if len(GAME.legal_moves(state, seat)) > 1:  # the card search's decisions
-                        for v in variants:
-                            scores[v.name].append(
-                                score_pool(state, seat, v.level, v.policy, v.bids)
-                            )
+                searched = seat == rot and state.phase == "play" and (state.played or state.trick)
+                if searched and len(GAME.legal_moves(state, seat)) > 1:  # the search's decisions
+                    for v in variants:
+                        scores[v.name].append(score_pool(state, seat, v.level, v.policy, v.bids))
                 move = tournament.decide(seats[seat], state, seat, step)
                 state = GAME.apply(state, seat, move)
                 step += 1

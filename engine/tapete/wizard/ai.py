@@ -1794,8 +1794,12 @@ class Level:
 # the seats whose finished rounds show them playing their dearest legal card at every choice:
 # read from this round's cards as always high, and dealt only the hands that fit
 # (``high_read``; BENCHMARKS.md, twelfth pass: against three always-high players, more bids made).
-# The own excess is believed as if 16 cards of no bias came before the seat's own rounds (8 until
-# the fourteenth pass: 16 made about one bid in a hundred more at every table measured). A seat
+# The own excess is believed as if 32 cards of no bias came before the seat's own rounds (8 until
+# the fourteenth pass, 16 until the twenty-fifth for hard and the twenty-sixth for normal: at the
+# mixed table of a ducker, an always-high player and a noisy one, the seat's rounds swing from
+# over its bid to under it and back, and a reading as fast as 16 cards let it chased the swings;
+# 32 made 0.9 (hard) and 1.1 (normal) bids in a hundred more there, over 48 deals, the other
+# tables within their intervals). A seat
 # read always high or ducking at odds of 0.5 or more plays so in the card search's tree too, not
 # only in its playouts (``style_tree``; fifteenth pass: against three duckers, bids made +7 to
 # +10 in a hundred; lower odds cost win share against sensible players). The bid simulations
@@ -1808,7 +1812,7 @@ class Level:
 READING: dict[str, Any] = {
     "prior": 10.0,
     "tend_cap": 0.1,
-    "own": 16.0,
+    "own": 32.0,
     "own_up": True,
     "duck": 0.3,
     "duck_gate": 1.0,
@@ -1845,13 +1849,6 @@ CARD_READING: dict[str, Any] = {"lost_strong": 0.3, "took_spare": 0.3, "read_wei
 # (-7.3 in a hundred): only the cards played while needing are read.
 POWER_READING: dict[str, Any] = {"rank_spread": 0.05, "rank_spent": 0.0}
 
-# Hard believes its own rounds more slowly still: as if 32 cards of no bias came first (16 for
-# normal). At the mixed table of a ducker, an always-high player and a noisy one, its rounds
-# swing from over the bid to under it and back, and a reading that follows them as fast as 16
-# cards let it chases the swings (twenty-fifth pass: bids made +0.9 in a hundred there, 69.7%
-# -> 70.6% over 48 deals; the other tables within their intervals).
-HARD_OWN: dict[str, Any] = {"own": 32.0}
-
 LEVELS: dict[str, Level] = {
     "normal": Level(
         iterations=800,
@@ -1867,7 +1864,7 @@ LEVELS: dict[str, Level] = {
         per_card=250,
         max_plays=40_000,
         bid_sims=1_200,
-        **(READING | HARD_OWN),
+        **READING,
         **POWER_READING,
     ),
 }

@@ -19,7 +19,9 @@ game (``round_set``), reported apart from full games.
 
 Every finished game is appended as one JSON line to ``--out`` (default
 ``bench/results/wizard_ai.jsonl``); a rerun skips the games already there, so a long run can be
-stopped and resumed, and ``--jobs`` worker processes play games in parallel.
+stopped and resumed, and ``--jobs`` worker processes play games in parallel. A game found twice
+(two runs of one tournament into the same file) is read once; ``paired --base-file`` takes
+several files.
 
 **Latency.** Positions from round 10 of 4-player games between heuristic bots (10-card hands):
 every bid, the dealer's trump choice when a Wizard is turned, and every card of the first three
@@ -192,14 +194,18 @@ def game_key(row: dict[str, Any]) -> tuple[str, str, str, int, int, int]:
     )
 
 
-def read_rows(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    rows = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            rows.append(json.loads(line))
-    return rows
+def read_rows(*paths: Path) -> list[dict[str, Any]]:
+    """The games in ``paths`` (JSON lines), each once: two runs of one tournament into the same
+    file write the same game twice (the games are deterministic), and it is counted once."""
+    rows: dict[tuple[str, str, str, int, int, int], dict[str, Any]] = {}
+    for path in paths:
+        if not path.exists():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                rows.setdefault(game_key(row), row)
+    return list(rows.values())
 
 
 def tournament(args: argparse.Namespace) -> None:
@@ -330,11 +336,13 @@ def paired(args: argparse.Namespace) -> None:
 
     The games of a deal share its cards, so the difference of two players' results on the same
     deal varies far less than either result: the interval is over deals, as everywhere here.
-    ``--base-file``: the base's games are read from that file instead of ``--out`` (two versions
-    of the code, each with its own results file: the variant's in ``--out``).
+    ``--base-file`` (repeatable): the base's games are read from those files instead of
+    ``--out`` (two versions of the code, each with its own results files: the variant's in
+    ``--out``).
     """
     variant_rows = read_rows(Path(args.out))
-    base_rows = read_rows(Path(args.base_file)) if args.base_file else variant_rows
+    base_files = [Path(f) for f in args.base_file]
+    base_rows = read_rows(*base_files) if base_files else variant_rows
 
     def player(spec: str) -> tuple[str, str]:
         level, _, tune = spec.partition(":")
@@ -353,7 +361,8 @@ def paired(args: argparse.Namespace) -> None:
         {o for (lv, t, o) in variants if (lv, t) == first}
         & {o for (lv, t, o) in bases if (lv, t) == second}
     )
-    base_name = f"{args.base} ({args.base_file})" if args.base_file else args.base
+    named = ", ".join(f"`{f}`" for f in args.base_file)
+    base_name = f"{args.base} ({named})" if named else args.base
     print(f"| vs | deals | {args.variant} minus {base_name}: win share | score diff | bids made |")
     print("|---|---:|---|---|---|")
     pooled: list[tuple[float, ...]] = []
@@ -366,7 +375,7 @@ def paired(args: argparse.Namespace) -> None:
         print(paired_row(opponent, diffs))
     if len(opponents) > 1:
         print(paired_row("all of them", pooled))
-    source = f"`{args.out}` and `{args.base_file}`" if args.base_file else f"`{args.out}`"
+    source = f"`{args.out}` and {named}" if named else f"`{args.out}`"
     print(f"\n95% intervals over deals. {machine()}. Results: {source}.")
 
 
@@ -566,7 +575,10 @@ def main() -> None:
     parser.add_argument("--variant", default="normal:", help="paired: level:tune to measure")
     parser.add_argument("--base", default="normal:", help="paired: level:tune to measure against")
     parser.add_argument(
-        "--base-file", default="", help="paired: the base's results, if not in --out"
+        "--base-file",
+        action="append",
+        default=[],
+        help="paired: the base's results, if not in --out (repeatable)",
     )
     args = parser.parse_args()
     if args.deals is None:

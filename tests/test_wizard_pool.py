@@ -157,13 +157,26 @@ def test_paired_reads_the_base_from_its_own_file(
     after.write_text(rows([4, 5]))
     before.write_text(rows([3, 3]))
     args = argparse.Namespace(
-        out=str(after), base_file=str(before), variant="normal:", base="normal:", rounds=0
+        out=str(after), base_file=[str(before)], variant="normal:", base="normal:", rounds=0
     )
     bench.paired(args)
     # bids made +20 and +40 points on the two deals: +30 on average; the rest level
     out = capsys.readouterr().out
     assert "| random | 2 | +0.0 [+0.0, +0.0] | +0.0 [+0.0, +0.0] | +30.0 [" in out
-    args.base_file = ""  # one file: the variant against itself
+    # the base split over two files, and a game of the variant written twice (two runs of one
+    # tournament into one file): the same differences, the game counted once
+    lines = rows([3, 3]).splitlines(keepends=True)
+    first, second = tmp_path / "deal0.jsonl", tmp_path / "deal1.jsonl"
+    first.write_text("".join(lines[:4]))
+    second.write_text("".join(lines[4:]))
+    with after.open("a") as sink:
+        sink.write(rows([0, 5]).splitlines(keepends=True)[0])  # differs: the first copy counts
+    args.base_file = [str(first), str(second)]
+    bench.paired(args)
+    assert "| random | 2 | +0.0 [+0.0, +0.0] | +0.0 [+0.0, +0.0] | +30.0 [" in (
+        capsys.readouterr().out
+    )
+    args.base_file = []  # one file: the variant against itself
     bench.paired(args)
     assert "| random | 2 | +0.0 [+0.0, +0.0] | +0.0 [+0.0, +0.0] | +0.0 [+0.0, +0.0] |" in (
         capsys.readouterr().out

@@ -31,7 +31,8 @@ A variant may carry a query for the page, ``snapshot?x``: the same build, opened
 
 ``--trace OUT.json`` instead records a Chrome trace of one later visit of the shipped app (a
 new tab once the first has precached the build and saved the snapshot) and prints where the
-engine worker's thread spent its time, by trace event.
+engine worker's thread and the page's main thread spent their time, by trace event, and the
+page's longer tasks in order; ``--trace-first OUT.json`` does so for a first visit.
 
 ``--link MBPS/RTT_MS`` (say ``50/30``) serves every configuration through an emulated network
 (bench/link.py): one bandwidth shared by all responses, a round trip before each, text gzipped
@@ -536,9 +537,12 @@ TRACE_CATEGORIES = [
 ]
 
 
-def worker_thread_time(trace: Path, top: int = 16) -> list[str]:
-    """The trace events of the dedicated worker's thread that took the most time, summed by
-    name (nested events count in each of their parents: read as "where", not as a total)."""
+WORKER_THREAD = "DedicatedWorker thread"
+PAGE_THREAD = "CrRendererMain"
+
+
+def trace_events(trace: Path) -> tuple[list[dict[str, Any]], dict[tuple[Any, Any], str]]:
+    """A Chrome trace's events, and each (pid, tid)'s thread name."""
     data = json.loads(trace.read_text(encoding="utf-8"))
     events = data["traceEvents"] if isinstance(data, dict) else data
     names = {
@@ -546,18 +550,59 @@ def worker_thread_time(trace: Path, top: int = 16) -> list[str]:
         for e in events
         if e.get("ph") == "M" and e.get("name") == "thread_name"
     }
+    return events, names
+
+
+def thread_time(trace: Path, thread: str = WORKER_THREAD, top: int = 16) -> list[str]:
+    """The trace events of ``thread`` that took the most time, summed by name (nested events
+    count in each of their parents: read as "where", not as a total)."""
+    events, names = trace_events(trace)
     spent: collections.Counter[str] = collections.Counter()
     count: collections.Counter[str] = collections.Counter()
     for e in events:
-        thread = names.get((e.get("pid"), e.get("tid")))
-        if e.get("ph") == "X" and "dur" in e and thread == "DedicatedWorker thread":
+        if e.get("ph") == "X" and "dur" in e and names.get((e.get("pid"), e.get("tid"))) == thread:
             spent[e["name"]] += e["dur"] / 1000
             count[e["name"]] += 1
     return [f"{ms:8.1f} ms  x{count[name]:<5} {name}" for name, ms in spent.most_common(top)]
 
 
-def trace_later_visit(tool: ModuleType, out: Path) -> None:
-    """A Chrome trace of a later visit (a new tab, same browser) of the shipped app."""
+def page_tasks(trace: Path, longer_than_ms: float = 3.0) -> list[str]:
+    """The page's main-thread tasks longer than ``longer_than_ms``, in order: when each began
+    (ms after the thread's first event, about the navigation) and what took most of it."""
+    events, names = trace_events(trace)
+    mine = [
+        e
+        for e in events
+        if e.get("ph") == "X"
+        and "dur" in e
+        and names.get((e.get("pid"), e.get("tid"))) == PAGE_THREAD
+    ]
+    if not mine:
+        return []
+    start = min(e["ts"] for e in mine)
+    task = "ThreadControllerImpl::RunTask"
+    lines = []
+    for t in (e for e in mine if e["name"] == task and e["dur"] > longer_than_ms * 1000):
+        end = t["ts"] + t["dur"]
+        inside = [
+            f"{e['name']} {e['dur'] / 1000:.1f}"
+            for e in mine
+            if e is not t
+            and e["name"] != task
+            and t["ts"] <= e["ts"]
+            and e["ts"] + e["dur"] <= end
+            and e["dur"] > 0.25 * t["dur"]
+        ]
+        at = (t["ts"] - start) / 1000
+        lines.append(f"{at:7.1f} ms {t['dur'] / 1000:6.1f} ms  " + " | ".join(inside[:4]))
+    total = sum(e["dur"] for e in mine if e["name"] == task) / 1000
+    lines.append(f"all the page's main-thread tasks: {total:.1f} ms")
+    return lines
+
+
+def trace_visit(tool: ModuleType, out: Path, first: bool = False) -> None:
+    """A Chrome trace of a later visit (a new tab, same browser) of the shipped app, or with
+    ``first`` of a first visit (a new browser, nothing cached)."""
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
@@ -568,10 +613,11 @@ def trace_later_visit(tool: ModuleType, out: Path) -> None:
         browser = playwright.chromium.launch(**browser_options(BROWSER_ARGS))
         try:
             context = browser.new_context()
-            page, _ = open_ready(context, site.url)
-            poll(page, PRECACHED, site.files)
-            poll(page, "() => document.documentElement.dataset.snapshot")
-            page.close()
+            if not first:
+                page, _ = open_ready(context, site.url)
+                poll(page, PRECACHED, site.files)
+                poll(page, "() => document.documentElement.dataset.snapshot")
+                page.close()
             page = context.new_page()
             page.add_init_script(READY_PROBE)
             browser.start_tracing(path=str(out), categories=TRACE_CATEGORIES)
@@ -582,9 +628,14 @@ def trace_later_visit(tool: ModuleType, out: Path) -> None:
         finally:
             browser.close()
             site.close()
-    print(f"a later visit ({info['start']}), worker marks: {json.dumps(info['timings'])}")
+    visit = "a first visit" if first else "a later visit"
+    print(f"{visit} ({info['start']}), worker marks: {json.dumps(info['timings'])}")
     print(f"the engine worker's thread, by trace event ({out}):")
-    print("\n".join(worker_thread_time(out)))
+    print("\n".join(thread_time(out)))
+    print("the page's main thread, by trace event:")
+    print("\n".join(thread_time(out, PAGE_THREAD)))
+    print("the page's main thread, its longer tasks in order:")
+    print("\n".join(page_tasks(out)))
 
 
 def main() -> None:
@@ -599,6 +650,7 @@ def main() -> None:
         help="a dist/ built elsewhere (repeatable)",
     )
     parser.add_argument("--trace", type=Path, metavar="OUT.json", help="trace a later visit")
+    parser.add_argument("--trace-first", type=Path, metavar="OUT.json", help="trace a first visit")
     parser.add_argument(
         "--cold-only",
         action="store_true",
@@ -627,8 +679,8 @@ def main() -> None:
         link = Link.parse(args.link, UNCOMPRESSED_TYPES) if args.link else None
     except ValueError as error:
         raise SystemExit(str(error)) from None
-    if args.trace:
-        trace_later_visit(load_build(), args.trace)
+    if args.trace or args.trace_first:
+        trace_visit(load_build(), args.trace or args.trace_first, first=not args.trace)
         return
     names = [name for name in args.variants.split(",") if name]
     unknown = [name for name in names if name.partition("?")[0] not in VARIANTS]

@@ -541,8 +541,8 @@ WORKER_THREAD = "DedicatedWorker thread"
 PAGE_THREAD = "CrRendererMain"
 
 
-def trace_events(trace: Path) -> tuple[list[dict[str, Any]], dict[tuple[Any, Any], str]]:
-    """A Chrome trace's events, and each (pid, tid)'s thread name."""
+def thread_events(trace: Path, thread: str) -> list[dict[str, Any]]:
+    """The complete events (``ph`` X) of a Chrome trace that ran on the thread named ``thread``."""
     data = json.loads(trace.read_text(encoding="utf-8"))
     events = data["traceEvents"] if isinstance(data, dict) else data
     names = {
@@ -550,33 +550,28 @@ def trace_events(trace: Path) -> tuple[list[dict[str, Any]], dict[tuple[Any, Any
         for e in events
         if e.get("ph") == "M" and e.get("name") == "thread_name"
     }
-    return events, names
+    return [
+        e
+        for e in events
+        if e.get("ph") == "X" and "dur" in e and names.get((e.get("pid"), e.get("tid"))) == thread
+    ]
 
 
 def thread_time(trace: Path, thread: str = WORKER_THREAD, top: int = 16) -> list[str]:
     """The trace events of ``thread`` that took the most time, summed by name (nested events
     count in each of their parents: read as "where", not as a total)."""
-    events, names = trace_events(trace)
     spent: collections.Counter[str] = collections.Counter()
     count: collections.Counter[str] = collections.Counter()
-    for e in events:
-        if e.get("ph") == "X" and "dur" in e and names.get((e.get("pid"), e.get("tid"))) == thread:
-            spent[e["name"]] += e["dur"] / 1000
-            count[e["name"]] += 1
+    for e in thread_events(trace, thread):
+        spent[e["name"]] += e["dur"] / 1000
+        count[e["name"]] += 1
     return [f"{ms:8.1f} ms  x{count[name]:<5} {name}" for name, ms in spent.most_common(top)]
 
 
 def page_tasks(trace: Path, longer_than_ms: float = 3.0) -> list[str]:
     """The page's main-thread tasks longer than ``longer_than_ms``, in order: when each began
     (ms after the thread's first event, about the navigation) and what took most of it."""
-    events, names = trace_events(trace)
-    mine = [
-        e
-        for e in events
-        if e.get("ph") == "X"
-        and "dur" in e
-        and names.get((e.get("pid"), e.get("tid"))) == PAGE_THREAD
-    ]
+    mine = thread_events(trace, PAGE_THREAD)
     if not mine:
         return []
     start = min(e["ts"] for e in mine)

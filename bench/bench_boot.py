@@ -17,7 +17,9 @@ Configurations (each a fresh build of the same sources, see ``build.Start``):
   worker loads the same pinned Pyodide (the same runtime files and the same precompiled
   standard library as the app, ``stdLibURL``) and runs ``import sys``; no service worker, so a
   later visit revalidates its files in the HTTP cache (the server answers 304). It marks
-  ``runtime`` (pyodide.mjs imported), ``python`` (loadPyodide done) and ``ready``.
+  ``runtime`` (pyodide.mjs imported), ``asm``, ``wasm``, ``instantiated`` and ``compiled``
+  (Emscripten's glue imported, asking for the WebAssembly, instantiating it, done: the app's
+  worker names its steps so), ``python`` (loadPyodide done) and ``ready``.
 
 For each, ``--repeats`` rounds (interleaved across configurations) measure, from navigation
 start to ``<html data-engine="ready">`` (the worker's ``ready``: the engine imported):
@@ -112,7 +114,28 @@ const mark = (name) => { timings[name] = Math.round(performance.now()); };
 const { loadPyodide } = await import("./pyodide/pyodide.mjs");
 mark("runtime");
 const here = (path) => new URL(path, self.location.href).href;
-const pyodide = await loadPyodide({ indexURL: here("pyodide/"), stdLibURL: here("%s") });
+// Marks as the app's worker names them: when Emscripten's glue asks for the WebAssembly
+// ("wasm"), has it instantiated, and the module is ready ("compiled"); the glue imported
+// where loadPyodide would import it, so the start keeps Pyodide's own order.
+const createPyodideModule = (settings) => {
+  const instantiate = settings.instantiateWasm;
+  if (instantiate) {
+    settings.instantiateWasm = (imports, done) => {
+      mark("wasm");
+      return instantiate(imports, (instance, module) => {
+        mark("instantiated");
+        done(instance, module);
+      });
+    };
+  }
+  return import("./pyodide/pyodide.asm.mjs").then((module) => {
+    mark("asm");
+    return module.default(settings);
+  }).then((module) => { mark("compiled"); return module; });
+};
+const pyodide = await loadPyodide({
+  indexURL: here("pyodide/"), stdLibURL: here("%s"), createPyodideModule,
+});
 mark("python");
 pyodide.runPython("import sys");
 mark("ready");

@@ -3,6 +3,7 @@
     python3 bench/bench_wizard_ai.py tournament --levels hard,normal,easy \
         --opponents heuristic,random --deals 250 --jobs 2
     python3 bench/bench_wizard_ai.py latency --levels easy,normal,hard --deals 12 --pyodide
+    python3 bench/bench_wizard_ai.py game-latency --levels hard --opponents duck,ruled --deals 2
     python3 bench/bench_wizard_ai.py report
     python3 bench/bench_wizard_ai.py compare --baseline /tmp/before/tapete --levels normal,hard
 
@@ -29,6 +30,12 @@ tricks. Each level decides each position once; p50/p95 per kind of decision, in 
 the move costs, whatever else the machine runs) and wall time, and with ``--pyodide`` in the
 pinned Pyodide runtime under Node (the browser's engine; its CPU time is Node's
 ``process.cpuUsage()``, which also counts V8's helper threads, so it errs high).
+
+**Game latency.** The level's own decisions in whole games against the pool (``--opponents``,
+one line-up after another; each deal played with the level in every seat), in CPU time: p50,
+p95 and max per kind of decision, in round 10 (10-card hands, as ``latency``), in rounds 13-15
+(the largest hands) and over the whole game. Unlike ``latency``'s heuristic games, these are
+games where the readings of the other seats' styles switch on.
 
 **Compare.** The latency positions, each decided by a copy of the package from before a change
 (``--baseline``: ``cp -r engine/tapete /tmp/before/`` first) and by this one, alternately in
@@ -479,6 +486,57 @@ def latency(args: argparse.Namespace) -> None:
     print(f"\n4 players, round 10 (10-card hands), {args.deals} deals. {machine()}.")
 
 
+ROUND_GROUPS = (("round 10", 10, 10), ("rounds 13-15", 13, 15), ("whole game", 1, 15))
+
+
+def game_latency(args: argparse.Namespace) -> None:
+    """The levels' decisions timed in whole games against each line-up of ``--opponents``."""
+    apply_tuning(args.tune)
+    timed: list[tuple[str, str, int, str, float]] = []  # level, line-up, round, kind, ms
+
+    def timing_decide(name: str, state: Any, seat: int, step: int) -> Any:
+        if name not in levels:
+            return plain_decide(name, state, seat, step)
+        cpu = time.process_time()
+        move = plain_decide(name, state, seat, step)
+        kind = "card" if state.phase == "play" else state.phase
+        timed.append((name, line, state.round, kind, 1000 * (time.process_time() - cpu)))
+        return move
+
+    levels = args.levels.split(",")
+    plain_decide = globals()["decide"]
+    globals()["decide"] = timing_decide
+    try:
+        for level in levels:
+            for line in args.opponents.split(","):
+                for deal in range(args.first_deal, args.first_deal + args.deals):
+                    for rot in range(PLAYERS):
+                        play_game((level, line, deal, rot, args.tune, 0))
+    finally:
+        globals()["decide"] = plain_decide
+    print("| level | vs 3x | rounds | decision | decisions | p50 ms | p95 ms | max ms |")
+    print("|---|---|---|---|---:|---:|---:|---:|")
+    for level in levels:
+        for line in args.opponents.split(","):
+            for label, low, high in ROUND_GROUPS:
+                for kind in ("bid", "trump", "card"):
+                    values = [
+                        ms
+                        for name, where, number, what, ms in timed
+                        if (name, where, what) == (level, line, kind) and low <= number <= high
+                    ]
+                    if values:
+                        print(
+                            f"| {level} | {line} | {label} | {kind} | {len(values)} "
+                            f"| {percentile(values, 0.5):.0f} | {percentile(values, 0.95):.0f} "
+                            f"| {max(values):.0f} |"
+                        )
+    print(
+        f"\n4 players, whole games, deals {args.first_deal}-{args.first_deal + args.deals - 1}, "
+        f"CPU time. {machine()}."
+    )
+
+
 # -- before and after a change --------------------------------------------------------------
 
 
@@ -557,7 +615,9 @@ def machine() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=("tournament", "latency", "report", "compare", "paired"))
+    parser.add_argument(
+        "mode", choices=("tournament", "latency", "game-latency", "report", "compare", "paired")
+    )
     parser.add_argument("--levels", default="hard,normal,easy")
     parser.add_argument("--opponents", default="heuristic,random")
     parser.add_argument(
@@ -582,11 +642,12 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.deals is None:
-        args.deals = 12 if args.mode in ("latency", "compare") else 250
+        args.deals = {"latency": 12, "compare": 12, "game-latency": 2}.get(args.mode, 250)
     print(f"command: `python3 bench/bench_wizard_ai.py {' '.join(sys.argv[1:])}`\n")
     modes = {
         "tournament": tournament,
         "latency": latency,
+        "game-latency": game_latency,
         "report": report,
         "compare": compare,
         "paired": paired,

@@ -394,7 +394,8 @@ def test_same_state_and_seed_same_move() -> None:
 
 
 def test_registered_levels() -> None:
-    assert GAME.bot_levels == ("random", "heuristic", "easy", "normal", "hard")
+    # weakest first: the new-game screen lists them in this order
+    assert GAME.bot_levels == ("random", "easy", "heuristic", "normal", "hard")
     assert {"heuristic", "easy", "normal", "hard"} <= set(GAME.bots)
 
 

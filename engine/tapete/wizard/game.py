@@ -261,7 +261,9 @@ class Wizard(Game[WizardState, Move]):
     max_players = 6
     default_players = 4
     options_spec = OPTIONS
-    bot_levels = ("random", "heuristic", "easy", "normal", "hard")
+    # weakest first, as the new-game screen lists them: "easy" wins 12% of its games against
+    # three "heuristic" bots (shown as "basic"; BENCHMARKS.md, Wizard bots)
+    bot_levels = ("random", "easy", "heuristic", "normal", "hard")
     cards_total = len(DECK)
     past_view_keys = ("history", "first_dealer_draws", "last_trick")  # may be last round's
 

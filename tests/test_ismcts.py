@@ -737,6 +737,23 @@ def test_the_own_excess_decides_from_the_view_alone() -> None:
     assert_same_view_same_decision(state, level)
 
 
+def test_a_grabber_takes_a_trick_with_a_card_the_policy_would_not_count_on() -> None:
+    """Seat 1 bid 1 and holds B9, B2 and G3 (red trump) after B4 is led: the policy ducks with
+    B2, its B9 being no strong card in a 3-card hand; a grabber (``Level.bid_grab``) takes the
+    trick with B9. In both the playout on bits agrees."""
+    hands = [["B4", "G2", "Y3"], ["B9", "B2", "G3"], ["B5", "G4", "Y2"], ["B3", "G5", "Y5"]]
+    numbers = [[DECK.index(c) for c in hand] for hand in hands]
+    for grab, card in ((0, "B2"), (0b10, "B9")):
+        sim = ai.Round(0, [list(h) for h in numbers], [0, 1, 0, 0], [0, 0, 0, 0], 0)
+        sim.play(DECK.index("B4"))
+        assert DECK[ai.policy_card(sim, random.Random(1), 0.0, grab)] == card
+        fast = ai.play_out(sim.copy(), random.Random(1), 0.0, grab)
+        slow, chance = sim.copy(), random.Random(1)
+        while slow.turn >= 0:
+            slow.play(ai.policy_card(slow, chance, 0.0, grab))
+        assert fast.won == slow.won
+
+
 def test_a_seat_modelled_as_always_high_plays_its_dearest_card() -> None:
     """Seat 1 holds R13, R4 and G9 (red trump) after R1 is led: playing its bid of 0 it ducks
     with R4; modelled as always high it plays R13, and leads its dearest card after."""
@@ -762,10 +779,11 @@ def test_a_seat_modelled_as_always_high_plays_its_dearest_card() -> None:
             rnd.randrange(4),
         )
         sim.shift = [rnd.choice([0.0, ai.DUCKED, ai.GRABBED]) for _ in range(4)]
-        fast = ai.play_out(sim.copy(), random.Random(1), 0.0)
+        grab = rnd.randrange(16)  # grabbers (Level.bid_grab), any of the four seats
+        fast = ai.play_out(sim.copy(), random.Random(1), 0.0, grab)
         slow, chance = sim.copy(), random.Random(1)
         while slow.turn >= 0:
-            slow.play(ai.policy_card(slow, chance, 0.0))
+            slow.play(ai.policy_card(slow, chance, 0.0, grab))
         assert fast.won == slow.won
 
 

@@ -250,12 +250,12 @@ def test_the_inlined_playout_plays_as_the_policy_move_by_move(seed: str) -> None
         if state.phase != "play" or step % 3:
             continue
         per_seat = [0.1 + 0.3 * s for s in range(state.players)]  # each seat its own
-        for noise in (0.0, 0.1, 0.5, 1.0, per_seat):
+        for noise, grab in ((0.0, 0), (0.1, 0), (0.5, 0), (1.0, 0), (per_seat, 0), (0.1, 0b110)):
             fast, slow = ai.round_from_state(state), ai.round_from_state(state)
             fast_chance, slow_chance = random.Random(step), random.Random(step)
-            ai.play_out(fast, fast_chance, noise)
+            ai.play_out(fast, fast_chance, noise, grab)
             while slow.turn >= 0:
-                slow.play(ai.policy_card(slow, slow_chance, noise))
+                slow.play(ai.policy_card(slow, slow_chance, noise, grab))
             assert (fast.won, fast.leader, fast.turn) == (slow.won, slow.leader, slow.turn)
             assert fast_chance.getstate() == slow_chance.getstate()
 

@@ -271,8 +271,10 @@ def power_keys(trump: int, led: int) -> tuple[int, ...]:
     return tuple(keys)
 
 
-def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
-    """The card the simple bot (``choose_card``) would play for the seat to move."""
+def heuristic_card(sim: Round, legal: Sequence[int], grab: bool = False) -> int:
+    """The card the simple bot (``choose_card``) would play for the seat to move; with
+    ``grab``, a seat that still needs tricks takes one with its cheapest winning card whenever
+    it can, strong or not (a *grabber*: ``Level.bid_grab``)."""
     seat = sim.turn
     trump = sim.trump
     key = power_keys(trump, NO_LED if sim.led == FREE else sim.led).__getitem__
@@ -291,7 +293,7 @@ def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
         return max(legal, key=key)
     if not winning:
         return min(legal, key=key)
-    if len(sim.trick) == sim.n - 1:
+    if grab or len(sim.trick) == sim.n - 1:
         return min(winning, key=key)
     hand_size = len(sim.hands[seat])
     strong_table = strong_cards(trump, sim.n, hand_size)
@@ -306,9 +308,10 @@ def heuristic_card(sim: Round, legal: Sequence[int]) -> int:
 Noise = float | Sequence[float]  # the chance of a random card: for every seat, or per seat
 
 
-def policy_card(sim: Round, chance: random.Random, noise: Noise) -> int:
+def policy_card(sim: Round, chance: random.Random, noise: Noise, grab: int = 0) -> int:
     """The playout policy: the heuristic card, or with chance ``noise`` (the seat's, if given
-    per seat) a random legal one."""
+    per seat) a random legal one; ``grab``: the seats played as grabbers, as bits (seat ``s``:
+    ``1 << s``)."""
     legal = sim.legal()
     if len(legal) == 1:
         return legal[0]
@@ -316,7 +319,7 @@ def policy_card(sim: Round, chance: random.Random, noise: Noise) -> int:
         noise = noise[sim.turn]
     if noise > 0.0 and chance.random() < noise:
         return legal[int(chance.random() * len(legal))]
-    return heuristic_card(sim, legal)
+    return heuristic_card(sim, legal, bool(grab >> sim.turn & 1))
 
 
 # -- the playout on bits ---------------------------------------------------------------------------
@@ -402,11 +405,11 @@ def random_card(
     return cards[int(draw() * len(cards))]
 
 
-def play_out(sim: Round, chance: random.Random, noise: Noise) -> Round:
+def play_out(sim: Round, chance: random.Random, noise: Noise, grab: int = 0) -> Round:
     """Play the round to its end with the policy; returns ``sim``, changed (hands emptied).
 
     The same moves and draws as ``while sim.turn >= 0: sim.play(policy_card(sim, chance,
-    noise))``, written out in one loop over local variables (the search spends most of its
+    noise, grab))``, written out in one loop over local variables (the search spends most of its
     time here) and on hands as bits (:class:`Layout`): the legal cards, the winning ones, the
     cheapest or dearest are a few operations on ints instead of lists. Only a random card
     needs the hand's order (``Round.legal`` lists it): ``sim.hands`` keep it, untouched
@@ -465,7 +468,7 @@ def play_out(sim: Round, chance: random.Random, noise: Noise) -> Round:
                 cards, dear = legal, True
             elif not (winning := legal & beating):
                 cards = legal
-            elif played == n - 1:
+            elif played == n - 1 or grab >> turn & 1:
                 cards = winning
             else:
                 size = hand.bit_count()
@@ -1737,6 +1740,10 @@ class Level:
     to its finished rounds with a prior of this spread around 0 (:func:`rank_reading`), and
     this round's cards weighing the pool's worlds so (:func:`rank_factor`); ``rank_spent``
     scales the ``beta`` read for the cards played once the bid was made (0: those not read).
+    ``bid_grab``: the bid simulations play every other seat as a grabber, one that takes a trick
+    with its cheapest winning card whenever it still needs one (:func:`heuristic_card`; the
+    playout policy otherwise ducks with a card it does not count as strong). Not on yet:
+    twenty-eighth pass.
     """
 
     iterations: int
@@ -1776,6 +1783,7 @@ class Level:
     read_weight: float = 0.0
     rank_spread: float = 0.0
     rank_spent: float = 1.0
+    bid_grab: bool = False
 
 
 # What the other players have shown in this game (issue 19; BENCHMARKS.md, Wizard pool): their
@@ -1965,6 +1973,7 @@ def bid_values(
     hand_ref: bool = False,
     lean: float = 0.0,
     cap: float = 0.0,
+    grab: bool = False,
 ) -> dict[int, float]:
     """The mean round points of each candidate bid of ``seat``, over the same worlds.
 
@@ -1977,7 +1986,7 @@ def bid_values(
     round's hand size and ``own_weight`` (:func:`own_weight`). ``duck``, ``gate`` and
     ``read_gate``: the ducker mixture of :func:`duck_odds`; with a ``read_gate``, only the
     seats' own choices open it (not the seat's own rows). ``hand_ref`` and ``lean``: as in
-    :func:`tendencies`.
+    :func:`tendencies`. ``grab``: every other seat is played as a grabber (:func:`heuristic_card`).
     """
     totals = dict.fromkeys(candidates, 0.0)
     worlds = max(1, sims // len(candidates))
@@ -1986,6 +1995,7 @@ def bid_values(
     odds = duck_odds(state, seat, duck, gate, read_gate, table=read_gate <= 0.0)
     n = state.players
     shift = own_excess(state, seat, own, upward) * own_weight * state.round
+    grabbers = ((1 << n) - 1) & ~(1 << seat) if grab else 0
     for done in range(1, worlds + 1):
         base, legal, world = source.world(rng)
         base.shift = mixed_shift(base.shift, odds, rng)
@@ -2000,7 +2010,7 @@ def bid_values(
             sim = base.copy()
             made = bid if bid in legal else min(legal, key=lambda b: (abs(b - bid), -b))
             sim.bids = later_bids(game, world, seat, made, base.bids, expected, free)
-            play_out(sim, random.Random(playout_seed), noise)
+            play_out(sim, random.Random(playout_seed), noise, grabbers)
             totals[bid] += shifted_points(sim.bids[seat], sim.won[seat], shift, state.round)
         if progress is not None and (done % 10 == 0 or done == worlds):
             progress(done, worlds)
@@ -2159,6 +2169,7 @@ def level_bid_values(
         level.tend_hand,
         level.tend_lean,
         level.tend_cap,
+        level.bid_grab,
     )
 
 

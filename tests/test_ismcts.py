@@ -737,6 +737,23 @@ def test_the_own_excess_decides_from_the_view_alone() -> None:
     assert_same_view_same_decision(state, level)
 
 
+def test_the_grab_reading_counts_finished_rounds_and_decides_from_the_view_alone() -> None:
+    """``grab_seats`` reads the finished rounds only (their cards are public), never the seat
+    itself; at gate 0 it reads every other seat as a grabber."""
+    state = play_to(GAME.new_game("GRABV", None, 4), lambda s: s.round == 7 and s.phase == "bid")
+    for row in state.history:
+        for cases, takes in ai.grab_counts(row):
+            assert 0 <= takes <= cases
+    seat = GAME.to_move(state)
+    assert seat is not None
+    assert not ai.grab_seats(state, seat, 0.3) >> seat & 1
+    assert ai.grab_seats(state, seat, 0.0) == ((1 << 4) - 1) & ~(1 << seat)
+    level = ai.Level(
+        iterations=40, per_card=20, max_plays=4_000, bid_sims=60, bid_grab=True, bid_grab_gate=0.3
+    )
+    assert_same_view_same_decision(state, level)
+
+
 def test_a_grabber_takes_a_trick_with_a_card_the_policy_would_not_count_on() -> None:
     """Seat 1 bid 1 and holds B9, B2 and G3 (red trump) after B4 is led: the policy ducks with
     B2, its B9 being no strong card in a 3-card hand; a grabber (``Level.bid_grab``) takes the

@@ -1274,6 +1274,47 @@ def follow_counts(row: RoundRecord) -> tuple[tuple[int, int, int, int], ...]:
     return tuple((a, b, c, d) for a, b, c, d in counts)
 
 
+@lru_cache(maxsize=256)
+def grab_counts(row: RoundRecord) -> tuple[tuple[int, int], ...]:
+    """Per seat, how it followed in a finished round when it still needed tricks, was not last
+    to play, and could win the trick only with cards the playout policy does not count as strong
+    or lose it (:func:`replayed`): (the times, the times it took the trick). Zeros without the
+    cards."""
+    n = len(row.bids)
+    counts = [[0, 0] for _ in range(n)]
+    trump = trump_number(row.trump)
+    table = beats_table(trump)
+    for k, seat, hand, card, led, best, won in replayed(row):
+        if k == 0 or k == n - 1 or won[seat] >= row.bids[seat]:
+            continue
+        start = (best + 1) * CARDS
+        follow = [c for c in hand if SUIT[c] == led] if 0 <= led < 4 else []
+        legal = follow + [c for c in hand if SUIT[c] >= WIZ] if follow else hand
+        winning = [c for c in legal if table[start + c]]
+        strong = strong_cards(trump, n, len(hand))
+        if winning and len(winning) < len(legal) and not any(strong[c] for c in winning):
+            counts[seat][0] += 1
+            counts[seat][1] += table[start + card]
+    return tuple((a, b) for a, b in counts)
+
+
+def grab_seats(state: WizardState, seat: int, gate: float) -> int:
+    """The other seats whose finished rounds show them taking, more often than ``gate``, the
+    tricks they could win only with middling cards while they needed tricks (a prior of one
+    take and one duck): as bits, for :func:`play_out`'s ``grab``."""
+    mask = 0
+    for other in range(state.players):
+        if other == seat:
+            continue
+        cases = takes = 0
+        for row in state.history:
+            a, b = grab_counts(row)[other]
+            cases, takes = cases + a, takes + b
+        if (takes + 1) / (cases + 2) > gate:
+            mask |= 1 << other
+    return mask
+
+
 def card_reading(state: WizardState, level: Level) -> list[tuple[float, float]]:
     """Per seat, the two factors of :meth:`WizardDomain.card_likelihood` for a seat that plays
     for its bid: how often it lost while it needed tricks and held a strong winner, and how
@@ -1742,8 +1783,9 @@ class Level:
     scales the ``beta`` read for the cards played once the bid was made (0: those not read).
     ``bid_grab``: the bid simulations play every other seat as a grabber, one that takes a trick
     with its cheapest winning card whenever it still needs one (:func:`heuristic_card`; the
-    playout policy otherwise ducks with a card it does not count as strong). Not on yet:
-    twenty-eighth pass.
+    playout policy otherwise ducks with a card it does not count as strong); with
+    ``bid_grab_gate``, only the seats whose finished rounds show them doing so more often than
+    that (:func:`grab_seats`). Not on yet: twenty-eighth pass.
     """
 
     iterations: int
@@ -1784,6 +1826,7 @@ class Level:
     rank_spread: float = 0.0
     rank_spent: float = 1.0
     bid_grab: bool = False
+    bid_grab_gate: float = 0.0
 
 
 # What the other players have shown in this game (issue 19; BENCHMARKS.md, Wizard pool): their
@@ -1974,6 +2017,7 @@ def bid_values(
     lean: float = 0.0,
     cap: float = 0.0,
     grab: bool = False,
+    grab_gate: float = 0.0,
 ) -> dict[int, float]:
     """The mean round points of each candidate bid of ``seat``, over the same worlds.
 
@@ -1986,7 +2030,8 @@ def bid_values(
     round's hand size and ``own_weight`` (:func:`own_weight`). ``duck``, ``gate`` and
     ``read_gate``: the ducker mixture of :func:`duck_odds`; with a ``read_gate``, only the
     seats' own choices open it (not the seat's own rows). ``hand_ref`` and ``lean``: as in
-    :func:`tendencies`. ``grab``: every other seat is played as a grabber (:func:`heuristic_card`).
+    :func:`tendencies`. ``grab``: every other seat is played as a grabber (:func:`heuristic_card`);
+    with a ``grab_gate``, only those :func:`grab_seats` reads so.
     """
     totals = dict.fromkeys(candidates, 0.0)
     worlds = max(1, sims // len(candidates))
@@ -1995,7 +2040,10 @@ def bid_values(
     odds = duck_odds(state, seat, duck, gate, read_gate, table=read_gate <= 0.0)
     n = state.players
     shift = own_excess(state, seat, own, upward) * own_weight * state.round
-    grabbers = ((1 << n) - 1) & ~(1 << seat) if grab else 0
+    grabbers = 0
+    if grab:
+        everyone = ((1 << n) - 1) & ~(1 << seat)
+        grabbers = grab_seats(state, seat, grab_gate) if grab_gate > 0.0 else everyone
     for done in range(1, worlds + 1):
         base, legal, world = source.world(rng)
         base.shift = mixed_shift(base.shift, odds, rng)
@@ -2170,6 +2218,7 @@ def level_bid_values(
         level.tend_lean,
         level.tend_cap,
         level.bid_grab,
+        level.bid_grab_gate,
     )
 
 

@@ -56,7 +56,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -147,9 +147,10 @@ def round_set(count: int) -> list[int]:
 Job = tuple[str, str, int, int, str, int]  # level, opponent, deal, seat, tune, rounds
 
 
-def play_game(job: Job) -> dict[str, Any]:
+def play_game(job: Job, choose: Callable[[str, Any, int, int], Any] = decide) -> dict[str, Any]:
     """Deal ``D<deal>`` with ``level`` in seat ``rot`` and the ``opponent`` line-up elsewhere,
-    over the rounds of ``round_set(rounds)`` (the others are skipped: the next is dealt)."""
+    over the rounds of ``round_set(rounds)`` (the others are skipped: the next is dealt);
+    ``choose`` makes each move (``decide``, or a wrapper that times it)."""
     level, opponent, deal, rot, tune, rounds = job
     apply_tuning(tune)
     started, cpu = time.perf_counter(), time.process_time()
@@ -160,7 +161,7 @@ def play_game(job: Job) -> dict[str, Any]:
     seats = line_up(level, opponent, rot)
     step = 0
     while (seat := GAME.to_move(state)) is not None:
-        state = GAME.apply(state, seat, decide(seats[seat], state, seat, step))
+        state = GAME.apply(state, seat, choose(seats[seat], state, seat, step))
         step += 1
         if len(state.history) == len(chosen):
             break
@@ -496,24 +497,19 @@ def game_latency(args: argparse.Namespace) -> None:
 
     def timing_decide(name: str, state: Any, seat: int, step: int) -> Any:
         if name not in levels:
-            return plain_decide(name, state, seat, step)
+            return decide(name, state, seat, step)
         cpu = time.process_time()
-        move = plain_decide(name, state, seat, step)
+        move = decide(name, state, seat, step)
         kind = "card" if state.phase == "play" else state.phase
         timed.append((name, line, state.round, kind, 1000 * (time.process_time() - cpu)))
         return move
 
     levels = args.levels.split(",")
-    plain_decide = globals()["decide"]
-    globals()["decide"] = timing_decide
-    try:
-        for level in levels:
-            for line in args.opponents.split(","):
-                for deal in range(args.first_deal, args.first_deal + args.deals):
-                    for rot in range(PLAYERS):
-                        play_game((level, line, deal, rot, args.tune, 0))
-    finally:
-        globals()["decide"] = plain_decide
+    for level in levels:
+        for line in args.opponents.split(","):
+            for deal in range(args.first_deal, args.first_deal + args.deals):
+                for rot in range(PLAYERS):
+                    play_game((level, line, deal, rot, args.tune, 0), timing_decide)
     print("| level | vs 3x | rounds | decision | decisions | p50 ms | p95 ms | max ms |")
     print("|---|---|---|---|---:|---:|---:|---:|")
     for level in levels:

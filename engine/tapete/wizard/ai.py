@@ -960,6 +960,13 @@ def replayed(row: RoundRecord) -> Iterator[tuple[int, int, list[int], int, int, 
         leader = best_seat
 
 
+def replayed_legal(hand: list[int], led: int) -> list[int]:
+    """The cards ``hand`` could play to a trick whose suit to follow is ``led`` (as
+    :func:`replayed` gives them): the led suit and the Wizards and Jesters, or the whole hand."""
+    follow = [c for c in hand if SUIT[c] == led] if 0 <= led < 4 else []
+    return follow + [c for c in hand if SUIT[c] >= WIZ] if follow else hand
+
+
 @lru_cache(maxsize=256)
 def rank_counts(row: RoundRecord) -> tuple[tuple[tuple[int, int, tuple[int, ...]], ...], ...]:
     """Per seat, its plays in a finished round with more than one legal card (the round
@@ -1261,8 +1268,7 @@ def follow_counts(row: RoundRecord) -> tuple[tuple[int, int, int, int], ...]:
         start = (best + 1) * CARDS
         wins = table[start + card]
         if k > 0:
-            follow = [c for c in hand if SUIT[c] == led] if 0 <= led < 4 else []
-            legal = follow + [c for c in hand if SUIT[c] >= WIZ] if follow else hand
+            legal = replayed_legal(hand, led)
             if won[seat] < row.bids[seat]:
                 strong = strong_cards(trump, n, len(hand))
                 if any(table[start + c] and strong[c] for c in legal):
@@ -1288,8 +1294,7 @@ def grab_counts(row: RoundRecord) -> tuple[tuple[int, int], ...]:
         if k == 0 or k == n - 1 or won[seat] >= row.bids[seat]:
             continue
         start = (best + 1) * CARDS
-        follow = [c for c in hand if SUIT[c] == led] if 0 <= led < 4 else []
-        legal = follow + [c for c in hand if SUIT[c] >= WIZ] if follow else hand
+        legal = replayed_legal(hand, led)
         winning = [c for c in legal if table[start + c]]
         strong = strong_cards(trump, n, len(hand))
         if winning and len(winning) < len(legal) and not any(strong[c] for c in winning):

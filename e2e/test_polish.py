@@ -14,6 +14,7 @@ from ui_helpers import moves_made, plant_game, shot, wait_ready, wait_until
 
 DATA = Path(__file__).resolve().parent / "data"
 PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 768, "height": 1024}
 DESKTOP = {"width": 1280, "height": 800}
 WIZARD4 = "#/wizard?seed=WZD1&players=4&bots=1:normal,2:normal,3:normal"
 
@@ -39,6 +40,27 @@ OVERLAPS = """() => {
 
 def overlaps(page: Any) -> list[str]:
     found: list[str] = wait_until(page, f"({OVERLAPS})()")["out"]
+    return found
+
+
+# Every seat's plate that reaches past the felt's inner edge (the felt hides what lies beyond
+# it: at 768 px a side plate's numbers were cut off there).
+OFF_FELT = """() => {
+  const felt = document.querySelector('.felt');
+  const r = felt.getBoundingClientRect();
+  const inner = {left: r.left + felt.clientLeft, top: r.top + felt.clientTop};
+  inner.right = inner.left + felt.clientWidth;
+  inner.bottom = inner.top + felt.clientHeight;
+  return [...document.querySelectorAll('.seat')].filter((seat) => {
+    const b = seat.getBoundingClientRect();
+    return b.left < inner.left - 1 || b.right > inner.right + 1
+      || b.top < inner.top - 1 || b.bottom > inner.bottom + 1;
+  }).map((seat) => seat.dataset.testid);
+}"""
+
+
+def off_felt(page: Any) -> list[str]:
+    found: list[str] = page.evaluate(f"({OFF_FELT})()")
     return found
 
 
@@ -75,9 +97,15 @@ def test_wizard_plates_keep_their_numbers_and_no_card_hides_under_one(
     assert overlaps(page) == []
     page.wait_for_selector("[data-testid=table][data-my-turn=true]")
     assert overlaps(page) == []  # the bid buttons leave the felt less height
+    assert off_felt(page) == []
     shot(page, "polish-02-first-dealer-draw-desktop")
+    page.set_viewport_size(TABLET)
+    assert overlaps(page) == []
+    assert off_felt(page) == []
+    shot(page, "polish-02b-first-dealer-draw-tablet")
     page.set_viewport_size(PHONE)
     assert overlaps(page) == []
+    assert off_felt(page) == []
     for seat in (1, 2, 3):
         count = page.locator(f"[data-testid=seat-{seat}] .seat-hand")
         assert count.is_visible(), seat

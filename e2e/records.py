@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,27 @@ def bot_record(
     text = _record_text(game_id, seed, levels, limit, json.dumps(options or {}, sort_keys=True))
     record: dict[str, Any] = json.loads(text)
     return record
+
+
+def record_until(
+    game_id: str,
+    seed: str,
+    levels: tuple[str, ...],
+    stop: Callable[[dict[str, Any], int | None], bool],
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """:func:`bot_record` cut at the first position where ``stop(seat 0's view, seat to move)``
+    holds (a game opened from it shows that position); raises if the game ends first."""
+    from tapete import get_game
+
+    record = bot_record(game_id, seed, levels, options=options)
+    game = get_game(game_id)
+    state = game.new_game(seed, record["options"], record["players"])
+    for index, move in enumerate(record["moves"]):
+        if stop(game.view(state, 0), game.to_move(state)):
+            return bot_record(game_id, seed, levels, limit=index, options=options)
+        state = game.apply(state, move["seat"], game.parse_move(move["move"]))
+    raise AssertionError(f"{game_id} {seed}: no such position")
 
 
 def final_view(record: dict[str, Any], seat: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -9,13 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from a11y_helpers import Audit, axe_script
-from records import bot_record, final_view
+from records import bot_record, final_view, record_until
 from ui_helpers import moves_made, plant_game, shot, wait_ready, wait_until
 
 DATA = Path(__file__).resolve().parent / "data"
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 768, "height": 1024}
 DESKTOP = {"width": 1280, "height": 800}
+# phones held sideways: a large one and a small one
+SIDEWAYS = ({"width": 844, "height": 390}, {"width": 667, "height": 375})
 WIZARD4 = "#/wizard?seed=WZD1&players=4&bots=1:normal,2:normal,3:normal"
 
 # Every drawn or trick card that lies over a seat's plate by more than a pixel each way, once the
@@ -138,6 +140,55 @@ def test_wizard_plates_keep_their_numbers_and_no_card_hides_under_one(
         raise AssertionError("no trick with three cards before us")
     assert overlaps(page) == []
     shot(page, "polish-04-trick-phone")
+
+
+# The whole Wizard table on the screen, nothing hidden: the page does not scroll, and the felt,
+# the side column's controls and the hand lie inside the window.
+ON_SCREEN = """() => {
+  const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+  const inside = (r) => r.left >= -1 && r.top >= -1 && r.right <= innerWidth + 1
+    && r.bottom <= innerHeight + 1;
+  const felt = box('.felt');
+  const side = ['.table-info', '.actions', '.hand', '.table-bar'].filter((s) => !inside(box(s)));
+  const cards = [...document.querySelectorAll('.hand-card, .bid-button')]
+    .filter((el) => !inside(el.getBoundingClientRect())).length;
+  return {scrolls: document.documentElement.scrollHeight > innerHeight + 1,
+          felt: inside(felt), beside: box('.hand').left >= felt.right, side, cards};
+}"""
+
+
+def test_wizard_fits_a_phone_held_sideways(new_context: Any, app_url: str) -> None:
+    """The last round of a four-player game (15 cards in hand, 16 bids to choose from), then a
+    trick in it, at two sizes of a phone held sideways: the felt on the left, the hand and the
+    controls beside it, all on the screen; the plates on the felt and the trick's cards clear of
+    them. (Before, the page was twice the screen's height and scrolled to the hand.)"""
+    levels = ("easy", "easy", "easy")
+
+    def last_round(phase: str) -> Any:
+        return lambda view, seat: view["round"] == 15 and seat == 0 and view["phase"] == phase
+
+    bidding = record_until("wizard", "SIDE1", levels, last_round("bid"))
+    playing = record_until(
+        "wizard",
+        "SIDE1",
+        levels,
+        lambda view, seat: last_round("play")(view, seat) and len(view["trick"]) == 3,
+    )
+    for size in SIDEWAYS:
+        context = new_context(viewport=size, has_touch=True)
+        page = context.new_page()
+        page.goto(app_url)
+        wait_ready(page)
+        for record, what in ((bidding, "bid"), (playing, "play")):
+            page.goto(f"{app_url}#/play/{plant_game(page, record)}")
+            page.wait_for_selector(f"[data-testid=table][data-my-turn=true][data-phase={what}]")
+            seen = page.evaluate(f"({ON_SCREEN})()")
+            expected = {"scrolls": False, "felt": True, "beside": True, "side": [], "cards": 0}
+            assert seen == expected, (size, what)
+            assert off_felt(page) == [], (size, what)
+            assert overlaps(page) == [], (size, what)
+            shot(page, f"polish-04b-sideways-{size['width']}-{what}")
+        context.close()
 
 
 def start_rummikub(page: Any, app_url: str, link: str) -> None:

@@ -64,7 +64,7 @@ export function renderTable(p) {
   return h(
     "section",
     {
-      class: ["table", myTurn ? "my-turn" : null, p.trickShown ? "trick-done" : null],
+      class: ["table", "wizard-table", myTurn ? "my-turn" : null, p.trickShown ? "trick-done" : null],
       dataset: {
         testid: "table",
         phase: view.phase,

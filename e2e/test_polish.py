@@ -191,6 +191,34 @@ def test_wizard_fits_a_phone_held_sideways(new_context: Any, app_url: str) -> No
         context.close()
 
 
+def test_lobo_fits_a_phone_held_sideways(new_context: Any, app_url: str) -> None:
+    """Lobo at two sizes of a phone held sideways: the Wolf's cards and the player's on the
+    left, the move panel beside them, nothing below the screen; a hint with its odds scrolls
+    inside the panel, and the cards stay on the screen."""
+    check = """() => {
+      const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+      const panel = document.querySelector('.lobo-panel');
+      return {scrolls: document.documentElement.scrollHeight > innerHeight + 1,
+              beside: box('.lobo-panel').left >= box('.lobo-wolf').right,
+              cards: [...document.querySelectorAll('.lobo-table .card')]
+                .filter((el) => el.getBoundingClientRect().bottom > innerHeight + 1).length,
+              panelFits: panel.getBoundingClientRect().bottom <= innerHeight + 1};
+    }"""
+    expected = {"scrolls": False, "beside": True, "cards": 0, "panelFits": True}
+    for size in SIDEWAYS:
+        context = new_context(viewport=size, has_touch=True)
+        page = context.new_page()
+        page.goto(app_url + "#/lobo?seed=E2E1&opt=difficulty:EASY")
+        wait_ready(page)
+        page.wait_for_selector("[data-testid=table][data-my-turn=true]")
+        assert page.evaluate(check) == expected, size
+        page.click("[data-testid=hint]")
+        page.wait_for_selector("[data-testid=odds-list]", state="attached")
+        assert page.evaluate(check) == expected, size
+        shot(page, f"polish-04c-lobo-sideways-{size['width']}-hint")
+        context.close()
+
+
 def start_rummikub(page: Any, app_url: str, link: str) -> None:
     page.goto(app_url + link)
     wait_ready(page)

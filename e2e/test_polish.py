@@ -219,6 +219,53 @@ def test_lobo_fits_a_phone_held_sideways(new_context: Any, app_url: str) -> None
         context.close()
 
 
+# A game with a table of melds (Rummikub, Willie) on a phone held sideways: the page does not
+# scroll; the hand and the turn's buttons lie on the screen; the table of melds scrolls by
+# itself when its melds need more height than it has.
+MELDS_ON_SCREEN = """() => {
+  const inside = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= -1 && r.bottom <= innerHeight + 1
+      && r.left >= -1 && r.right <= innerWidth + 1;
+  };
+  const board = document.querySelector('.mt-table');
+  const buttons = [...document.querySelectorAll('.rk-controls button, .willie-actions button')];
+  return {scrolls: document.documentElement.scrollHeight > innerHeight + 1,
+          hand: inside(document.querySelector('[data-testid=hand-zone]')),
+          buttons: buttons.length > 0 && buttons.every(inside),
+          boardScrolls: board.scrollHeight > board.clientHeight + 1
+            ? getComputedStyle(board).overflowY === 'auto' : null};
+}"""
+
+
+def test_meld_tables_fit_a_phone_held_sideways(new_context: Any, app_url: str) -> None:
+    """Rummikub with ten melds out and Willie at its first melds, at two sizes of a phone held
+    sideways. (Before, the rack and the buttons were below the screen, further with every meld.)"""
+
+    def melds(count: int) -> Any:
+        return lambda view, seat: seat == 0 and len(view["table"]) >= count
+
+    games = (
+        ("rummikub", record_until("rummikub", "LANDRK", ("normal",) * 3, melds(10)), True),
+        ("willie", record_until("willie", "LANDRK", ("normal",), melds(2)), None),
+    )
+    for size in SIDEWAYS:
+        context = new_context(viewport=size, has_touch=True)
+        page = context.new_page()
+        page.goto(app_url)
+        wait_ready(page)
+        for game, record, board_scrolls in games:
+            page.goto(f"{app_url}#/play/{plant_game(page, record)}")
+            page.wait_for_selector("[data-testid=hand-zone] .mt-tile")
+            seen = page.evaluate(f"({MELDS_ON_SCREEN})()")
+            expected = {"scrolls": False, "hand": True, "buttons": True}
+            assert {k: seen[k] for k in expected} == expected, (size, game)
+            if board_scrolls:
+                assert seen["boardScrolls"] is True, (size, game)
+            shot(page, f"polish-04d-{game}-sideways-{size['width']}")
+        context.close()
+
+
 def start_rummikub(page: Any, app_url: str, link: str) -> None:
     page.goto(app_url + link)
     wait_ready(page)

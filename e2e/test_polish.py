@@ -152,8 +152,16 @@ ON_SCREEN = """() => {
   const side = ['.table-info', '.actions', '.hand', '.table-bar'].filter((s) => !inside(box(s)));
   const cards = [...document.querySelectorAll('.hand-card, .bid-button')]
     .filter((el) => !inside(el.getBoundingClientRect())).length;
+  // a plate whose words or numbers reach past its edge (one-line numbers on a phone's plate)
+  const plates = [...document.querySelectorAll('.seat')].filter((seat) => {
+    const b = seat.getBoundingClientRect();
+    return [...seat.querySelectorAll('*')].some((el) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && (r.left < b.left - 1 || r.right > b.right + 1);
+    });
+  }).map((seat) => seat.dataset.testid);
   return {scrolls: document.documentElement.scrollHeight > innerHeight + 1,
-          felt: inside(felt), beside: box('.hand').left >= felt.right, side, cards};
+          felt: inside(felt), beside: box('.hand').left >= felt.right, side, cards, plates};
 }"""
 
 
@@ -174,7 +182,7 @@ def test_wizard_fits_a_phone_held_sideways(new_context: Any, app_url: str) -> No
         levels,
         lambda view, seat: last_round("play")(view, seat) and len(view["trick"]) == 3,
     )
-    for size in SIDEWAYS:
+    for size in (*SIDEWAYS, {"width": 1280, "height": 500}):  # and a short browser window
         context = new_context(viewport=size, has_touch=True)
         page = context.new_page()
         page.goto(app_url)
@@ -183,7 +191,14 @@ def test_wizard_fits_a_phone_held_sideways(new_context: Any, app_url: str) -> No
             page.goto(f"{app_url}#/play/{plant_game(page, record)}")
             page.wait_for_selector(f"[data-testid=table][data-my-turn=true][data-phase={what}]")
             seen = page.evaluate(f"({ON_SCREEN})()")
-            expected = {"scrolls": False, "felt": True, "beside": True, "side": [], "cards": 0}
+            expected = {
+                "scrolls": False,
+                "felt": True,
+                "beside": True,
+                "side": [],
+                "cards": 0,
+                "plates": [],
+            }
             assert seen == expected, (size, what)
             assert off_felt(page) == [], (size, what)
             assert overlaps(page) == [], (size, what)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from a11y_helpers import Audit, axe_script
+from devices_helpers import join_link
 from records import bot_record, final_view, record_until
 from ui_helpers import moves_made, plant_game, shot, wait_ready, wait_until
 
@@ -278,6 +279,39 @@ def test_meld_tables_fit_a_phone_held_sideways(new_context: Any, app_url: str) -
             if board_scrolls:
                 assert seen["boardScrolls"] is True, (size, game)
             shot(page, f"polish-04d-{game}-sideways-{size['width']}")
+        context.close()
+
+
+def test_the_pairing_code_is_whole_on_the_screen(new_context: Any, app_url: str) -> None:
+    """The host's QR code is what the other device scans: once drawn, it is whole on the screen,
+    on a phone held upright or sideways, although the form before it was scrolled to its Start
+    button. (Its top was cut off by 20 px on both: the lobby opened where the form had been
+    scrolled to.) The guest's answer code too, sideways (it was below the screen). And another
+    screen starts at its top."""
+    whole = """(selector) => { const r = document.querySelector(selector).getBoundingClientRect();
+      return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight
+        && r.left >= 0 && r.right <= innerWidth; }"""
+    for size in (PHONE, SIDEWAYS[0]):
+        context = new_context(viewport=size, has_touch=True)
+        page = context.new_page()
+        page.goto(app_url + "#/new/wizard")
+        wait_ready(page)
+        page.select_option("[data-testid=players]", "3")
+        page.select_option("[data-testid=seat-kind-1]", "remote")
+        page.click("[data-testid=start]")  # scrolls the form down to its foot
+        link = join_link(page, 1)  # the link is made: the code is drawn
+        wait_until(page, f"({whole})('[data-testid=qr-1]')")
+        shot(page, f"polish-04e-pairing-code-{size['width']}")
+        guest = new_context(viewport=size, has_touch=True).new_page()
+        guest.goto(link)
+        wait_until(guest, "document.querySelector('[data-testid=answer-code]')?.value || ''")
+        assert guest.evaluate(f"({whole})('[data-testid=answer-qr]')"), size
+        shot(guest, f"polish-04f-answer-code-{size['width']}")
+        if size is not PHONE:  # sideways the code lies below the lobby's first lines
+            assert page.evaluate("scrollY") > 0
+        page.goto(app_url + "#/new/rummikub")
+        page.wait_for_selector("[data-testid=new-game-form]")
+        assert page.evaluate("scrollY") == 0, size
         context.close()
 
 

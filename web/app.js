@@ -527,6 +527,9 @@ const APP_ROUTES = ["play", "new", "games"]; // the pages that take no query (re
 
 function route() {
   app.visit += 1;
+  // another screen starts at its top, not where the last one was scrolled to (the Start button
+  // at the foot of a long form)
+  window.scrollTo(0, 0);
   const hash = location.hash.replace(/^#\/?/, "");
   if (hash !== "play" && !hash.startsWith("play/")) stopSession();
   if (hash !== "table") leaveTable();

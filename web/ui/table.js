@@ -126,6 +126,7 @@ function pairPanel(host, seat, redraw) {
   const canvas = h("canvas", { class: "qr", dataset: { testid: `qr-${seat.seat}` }, "aria-label": t("table.qr.label", { name: seatName(host, seat.seat) }) });
   let version = null;
   if (seat.joinUrl) version = drawQr(canvas, seat.joinUrl).version;
+  if (version) canvas.dataset.drawn = "true";
   const link = h("input", { type: "text", readonly: true, class: "link-text", value: seat.joinUrl || "", "aria-label": t("table.link.label", { name: seatName(host, seat.seat) }), dataset: { testid: `join-link-${seat.seat}` }, onfocus: (event) => event.target.select() });
   const message = h("p", { class: "form-error", role: "alert", dataset: { testid: `pair-error-${seat.seat}` } });
   // what was typed survives a redraw (another seat connecting redraws the screen)
@@ -298,12 +299,22 @@ async function showLobby(ctx, host) {
       ),
     );
   };
+  // the first QR code drawn on this visit comes whole into view once (a phone held sideways
+  // shows 390 px: it is what the other device scans), not again at each redraw
+  let qrShown = false;
+  const showQr = () => {
+    const qr = qrShown ? null : root.querySelector("canvas.qr[data-drawn]");
+    if (!qr) return;
+    qrShown = true;
+    qr.scrollIntoView({ block: "nearest", inline: "nearest" });
+  };
   host.onchange = () => {
     // redraw on a change of who is connected, not while someone types an answer
     const key = [...host.remote.values()].map((s) => `${s.status}:${s.failed}:${s.code}:${s.part ? 1 : 0}:${s.name}`).join("|");
     if (key !== host.lastKey) {
       host.lastKey = key;
       redraw();
+      showQr();
     }
   };
   if (!host.listening) {
@@ -311,6 +322,7 @@ async function showLobby(ctx, host) {
     host.addEventListener("change", () => host.onchange && host.onchange());
   }
   redraw();
+  showQr();
   for (const seat of host.remote.values()) if (!seat.code && seat.status !== "connected") await host.pairSeat(seat.seat);
 }
 

@@ -315,6 +315,20 @@ def test_the_pairing_code_is_whole_on_the_screen(new_context: Any, app_url: str)
         context.close()
 
 
+def test_a_small_phone_shows_the_hand_at_the_first_turn(new_context: Any, app_url: str) -> None:
+    """On a small phone (360x640) a Wizard table is taller than the screen: at the player's first
+    turn the hand comes whole into view (it was cut off at the foot of the screen)."""
+    page = new_context(viewport={"width": 360, "height": 640}, has_touch=True).new_page()
+    page.goto(app_url + WIZARD4)
+    wait_ready(page)
+    page.wait_for_selector("[data-testid=table][data-my-turn=true]")
+    whole = """() => {
+      const r = document.querySelector('[data-testid=hand]').getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= innerHeight; }"""
+    wait_until(page, f"({whole})()")
+    assert page.evaluate("document.documentElement.scrollHeight > innerHeight")  # it had to scroll
+
+
 def start_rummikub(page: Any, app_url: str, link: str) -> None:
     page.goto(app_url + link)
     wait_ready(page)

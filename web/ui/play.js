@@ -277,6 +277,15 @@ export class PlayScreen {
     for (const card of table.querySelectorAll(".trick-card")) if (shown.has(card.dataset.card)) card.classList.add("settled");
     const notice = this.ctx.notice ? this.ctx.notice() : null;
     mount(root, h("div", { class: "play", dataset: { testid: "play", seed: this.record.seed, moves: this.record.moves.length } }, notice, table, bar));
+    if (!this.handShown && this.awaitsPlayer()) {
+      // the screen opens at its top; at the player's first turn on it, on a small phone, the
+      // player's side (Lobo's move panel, the rack, the hand) comes whole into view, scrolling
+      // no further than that
+      this.handShown = true;
+      const mine = ["[data-testid=move-panel]", "[data-testid=hand-zone]", "[data-testid=hidden-rack]", "[data-testid=hand]"];
+      const target = mine.map((selector) => root.querySelector(selector)).find(Boolean);
+      target?.scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
     this.focus?.restore({ moment: this.record.moves.length, turn: this.awaitsPlayer() });
     this.tour?.refresh();
   }

@@ -265,6 +265,7 @@ def test_meld_tables_fit_a_phone_held_sideways(new_context: Any, app_url: str) -
         ("rummikub", record_until("rummikub", "LANDRK", ("normal",) * 3, melds(10)), True),
         ("willie", record_until("willie", "LANDRK", ("normal",), melds(2)), None),
     )
+    tables = {"rummikub": "[data-testid=rummikub-table]", "willie": ".willie-table"}
     for size in SIDEWAYS:
         context = new_context(viewport=size, has_touch=True)
         page = context.new_page()
@@ -272,7 +273,8 @@ def test_meld_tables_fit_a_phone_held_sideways(new_context: Any, app_url: str) -
         wait_ready(page)
         for game, record, board_scrolls in games:
             page.goto(f"{app_url}#/play/{plant_game(page, record)}")
-            page.wait_for_selector("[data-testid=hand-zone] .mt-tile")
+            # this game's table (the last one's stays a moment after the address changes)
+            page.wait_for_selector(f"{tables[game]} [data-testid=hand-zone] .mt-tile")
             seen = page.evaluate(f"({MELDS_ON_SCREEN})()")
             expected = {"scrolls": False, "hand": True, "buttons": True}
             assert {k: seen[k] for k in expected} == expected, (size, game)

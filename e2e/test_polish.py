@@ -204,6 +204,12 @@ def test_wizard_fits_a_phone_held_sideways(new_context: Any, app_url: str) -> No
             assert off_felt(page) == [], (size, what)
             assert overlaps(page) == [], (size, what)
             shot(page, f"polish-04b-sideways-{size['width']}-{what}")
+        # a replay, whose table has no screen-high play area around it, keeps a felt to see
+        finished = plant_game(page, bot_record("wizard", "SIDE1", levels), status="finished")
+        page.goto(f"{app_url}#/replay/{finished}")
+        page.wait_for_selector("[data-testid=replay-board] .felt")
+        assert page.evaluate("document.querySelector('.felt').offsetHeight") >= 240, size
+        assert off_felt(page) == [], size
         context.close()
 
 

@@ -383,6 +383,22 @@ def test_rummikub_hint_leaves_the_rack_on_screen(new_context: Any, app_url: str)
     shot(page, "polish-06-rummikub-hint-phone")
     audit.check("rummikub: the hint's play, 390 px")
     assert not audit.found, audit.report()
+    # held sideways the hint lies over the melds: the rack and the turn's buttons stay on the
+    # screen; Close puts the hint away and the melds are there again
+    page.set_viewport_size(SIDEWAYS[0])
+    page.evaluate("window.scrollTo(0, 0)")
+    on_screen = """(selector) => {
+      const r = document.querySelector(selector).getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= innerHeight; }"""
+    for part in ("[data-testid=hand-zone]", "[data-testid=rk-controls]", "[data-testid=use-hint]"):
+        assert page.evaluate(f"({on_screen})('{part}')"), part
+    shot(page, "polish-06b-rummikub-hint-sideways")
+    page.click("[data-testid=close-hint]")
+    page.wait_for_selector("[data-testid=hint-panel]", state="detached")
+    assert page.locator("[data-testid=meld-table] .mt-meld").count() == 10
+    page.set_viewport_size(DESKTOP)
+    page.click("[data-testid=hint]")
+    page.wait_for_selector("[data-testid=use-hint]", timeout=60_000)
     # by keyboard, "Use this play" lays the play out and leaves the focus on "Done"
     page.focus("[data-testid=use-hint]")
     page.keyboard.press("Enter")

@@ -383,6 +383,21 @@ function hintPanel(p) {
     },
     t("rummikub.hint.use"),
   );
+  // the player may put the hint away and play otherwise (on a phone held sideways it lies over
+  // the table's melds)
+  const close = h(
+    "button",
+    {
+      type: "button",
+      class: "ghost",
+      dataset: { testid: "close-hint" },
+      onclick: () => {
+        staleHints.add(hint);
+        if (p.refresh) p.refresh();
+      },
+    },
+    t("common.close"),
+  );
   // The whole width, its button beside the summary and its melds in a box of bounded height
   // (scrolled inside): the rack below stays on screen whatever the size of the table.
   return h(
@@ -394,6 +409,7 @@ function hintPanel(p) {
       // before the initial meld the number is the one the meld counter shows (a joker by the options)
       h("p", null, t("rummikub.hint.summary", { n: hint.placed.length, value: hint.initial_value ?? hint.value })),
       use,
+      close,
     ),
     // it scrolls inside on a big table: reachable by keyboard, named for a screen reader
     h("div", { class: "rk-hint-table", tabindex: "0", role: "region", "aria-label": t("rummikub.hint.table"), dataset: { testid: "hint-table" } }, melds),

@@ -46,6 +46,14 @@ def overlaps(page: Any) -> list[str]:
     return found
 
 
+# Whether the element a selector finds lies whole on the screen (a QR code to scan, a hand).
+WHOLE = """(selector) => {
+  const r = document.querySelector(selector).getBoundingClientRect();
+  return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight
+    && r.left >= 0 && r.right <= innerWidth;
+}"""
+
+
 # Every seat's plate that reaches past the felt's inner edge (the felt hides what lies beyond
 # it: at 768 px a side plate's numbers were cut off there).
 OFF_FELT = """() => {
@@ -296,9 +304,6 @@ def test_the_pairing_code_is_whole_on_the_screen(new_context: Any, app_url: str)
     button. (Its top was cut off by 20 px on both: the lobby opened where the form had been
     scrolled to.) The guest's answer code too, sideways (it was below the screen). And another
     screen starts at its top."""
-    whole = """(selector) => { const r = document.querySelector(selector).getBoundingClientRect();
-      return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight
-        && r.left >= 0 && r.right <= innerWidth; }"""
     for size in (PHONE, SIDEWAYS[0]):
         context = new_context(viewport=size, has_touch=True)
         page = context.new_page()
@@ -308,12 +313,12 @@ def test_the_pairing_code_is_whole_on_the_screen(new_context: Any, app_url: str)
         page.select_option("[data-testid=seat-kind-1]", "remote")
         page.click("[data-testid=start]")  # scrolls the form down to its foot
         link = join_link(page, 1)  # the link is made: the code is drawn
-        wait_until(page, f"({whole})('[data-testid=qr-1]')")
+        wait_until(page, f"({WHOLE})('[data-testid=qr-1]')")
         shot(page, f"polish-04e-pairing-code-{size['width']}")
         guest = new_context(viewport=size, has_touch=True).new_page()
         guest.goto(link)
         wait_until(guest, "document.querySelector('[data-testid=answer-code]')?.value || ''")
-        assert guest.evaluate(f"({whole})('[data-testid=answer-qr]')"), size
+        assert guest.evaluate(f"({WHOLE})('[data-testid=answer-qr]')"), size
         shot(guest, f"polish-04f-answer-code-{size['width']}")
         if size is not PHONE:  # sideways the code lies below the lobby's first lines
             assert page.evaluate("scrollY") > 0
@@ -330,10 +335,7 @@ def test_a_small_phone_shows_the_hand_at_the_first_turn(new_context: Any, app_ur
     page.goto(app_url + WIZARD4)
     wait_ready(page)
     page.wait_for_selector("[data-testid=table][data-my-turn=true]")
-    whole = """() => {
-      const r = document.querySelector('[data-testid=hand]').getBoundingClientRect();
-      return r.top >= 0 && r.bottom <= innerHeight; }"""
-    wait_until(page, f"({whole})()")
+    wait_until(page, f"({WHOLE})('[data-testid=hand]')")
     assert page.evaluate("document.documentElement.scrollHeight > innerHeight")  # it had to scroll
 
 
@@ -387,11 +389,8 @@ def test_rummikub_hint_leaves_the_rack_on_screen(new_context: Any, app_url: str)
     # screen; Close puts the hint away and the melds are there again
     page.set_viewport_size(SIDEWAYS[0])
     page.evaluate("window.scrollTo(0, 0)")
-    on_screen = """(selector) => {
-      const r = document.querySelector(selector).getBoundingClientRect();
-      return r.top >= 0 && r.bottom <= innerHeight; }"""
     for part in ("[data-testid=hand-zone]", "[data-testid=rk-controls]", "[data-testid=use-hint]"):
-        assert page.evaluate(f"({on_screen})('{part}')"), part
+        assert page.evaluate(f"({WHOLE})('{part}')"), part
     shot(page, "polish-06b-rummikub-hint-sideways")
     page.click("[data-testid=close-hint]")
     page.wait_for_selector("[data-testid=hint-panel]", state="detached")
